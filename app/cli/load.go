@@ -1,0 +1,132 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/loupeapp/loupe/data/load"
+)
+
+// loadLine is what `loupe load` prints for each table, one JSON per line.
+type loadLine struct {
+	Table    string       `json:"table"`
+	Source   string       `json:"source"`
+	Part     string       `json:"part,omitempty"`
+	Kind     string       `json:"kind"`
+	Rows     int64        `json:"rows"`
+	Columns  []loadColumn `json:"columns"`
+	Warnings []string     `json:"warnings"`
+	LoadMS   float64      `json:"load_ms"`
+}
+
+type loadColumn struct {
+	Name string `json:"name"`
+	Type string `json:"type"`
+}
+
+func runLoad(ctx context.Context, e env, args []string) int {
+	fs, ws := newFlags("load", e)
+	quiet := fs.Bool("quiet", false, "no progress bar")
+	files, err := parse(fs, args)
+	if err != nil {
+		return ExitUsage
+	}
+	if len(files) == 0 {
+		fmt.Fprintln(e.stderr, "loupe load: give at least one file, e.g. loupe load sales.csv")
+		return ExitUsage
+	}
+	w, err := openWorkspace(ctx, *ws)
+	if err != nil {
+		return fail(e, err)
+	}
+	defer w.Close()
+	enc := json.NewEncoder(e.stdout)
+	enc.SetEscapeHTML(false)
+	code := ExitOK
+	for _, f := range files {
+		var opt load.Options
+		var bar *progressBar
+		if !*quiet && isTerminal(e.stderr) {
+			bar = &progressBar{w: e.stderr}
+			opt.Progress = bar.update
+		}
+		ds, err := w.Loader.Load(ctx, f, opt)
+		bar.clear()
+		if err != nil {
+			if ctx.Err() != nil {
+				fmt.Fprintln(e.stderr, "loupe load: cancelled; the workspace is unchanged")
+				return ExitError
+			}
+			fmt.Fprintf(e.stderr, "loupe load: %v\n", err)
+			code = ExitError
+			continue
+		}
+		for _, d := range ds {
+			line := loadLine{Table: d.Name, Source: d.Source, Part: d.Part, Kind: d.Kind, Rows: d.Rows, Warnings: d.Warnings, LoadMS: d.LoadMS}
+			if line.Warnings == nil {
+				line.Warnings = []string{}
+			}
+			for _, c := range d.Columns {
+				line.Columns = append(line.Columns, loadColumn{Name: c.Name, Type: c.Type})
+			}
+			if err := enc.Encode(line); err != nil {
+				return fail(e, err)
+			}
+		}
+	}
+	return code
+}
+
+// progressBar draws a one-line progress bar on a terminal. Its methods are
+// safe on a nil bar and from several goroutines.
+type progressBar struct {
+	mu    sync.Mutex
+	w     io.Writer
+	last  time.Time
+	drawn bool
+}
+
+func (b *progressBar) update(p load.Progress) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if time.Since(b.last) < 100*time.Millisecond && p.Phase == "reading" {
+		return
+	}
+	b.last = time.Now()
+	const width = 30
+	name := p.Table
+	if name == "" {
+		name = p.File
+	}
+	var line string
+	if p.Percent >= 0 {
+		n := int(p.Percent / 100 * width)
+		n = min(max(n, 0), width)
+		line = fmt.Sprintf("[%s%s] %3.0f%%", strings.Repeat("=", n), strings.Repeat(" ", width-n), p.Percent)
+	} else {
+		line = "[" + strings.Repeat(".", width) + "]     "
+	}
+	line += fmt.Sprintf("  %s %s", p.Phase, name)
+	if p.Rows > 0 {
+		line += fmt.Sprintf("  %d rows", p.Rows)
+	}
+	fmt.Fprintf(b.w, "\r\033[K%s", line)
+	b.drawn = true
+}
+
+func (b *progressBar) clear() {
+	if b == nil {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.drawn {
+		fmt.Fprint(b.w, "\r\033[K")
+		b.drawn = false
+	}
+}

@@ -1,0 +1,168 @@
+// Package catalog owns what Loupe knows about each loaded dataset: where it
+// came from, its columns and types, and per-column statistics computed at
+// load. Records live in the workspace database (schema _loupe) and are
+// written in the same transaction as the table they describe.
+package catalog
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+)
+
+// Version is the catalog's schema version, stored in _loupe.meta.
+const Version = 1
+
+// ErrNotFound means no dataset has the name asked for.
+var ErrNotFound = errors.New("no such dataset")
+
+// Dataset describes one table or view the user loaded.
+type Dataset struct {
+	Name      string    `json:"name"`           // SQL name in the workspace (schema main)
+	Kind      string    `json:"kind"`           // csv, tsv, parquet, json, xlsx, duckdb, sqlite
+	Source    string    `json:"source"`         // absolute path of the user's file
+	Part      string    `json:"part,omitempty"` // sheet or table inside the file
+	SizeBytes int64     `json:"size_bytes"`
+	ModTime   time.Time `json:"mod_time"`
+	LoadedAt  time.Time `json:"loaded_at"`
+	Rows      int64     `json:"rows"`
+	Storage   string    `json:"storage"`          // "table" (copied in) or "view" (reads the file)
+	Staged    string    `json:"staged,omitempty"` // file in the import folder a view or attachment reads
+	Attach    string    `json:"attach,omitempty"` // database alias for duckdb files
+	Columns   []Column  `json:"columns"`
+	Warnings  []string  `json:"warnings,omitempty"`
+	LoadMS    float64   `json:"load_ms"`
+}
+
+// Column holds a column's type and statistics.
+type Column struct {
+	Name     string   `json:"name"`
+	Type     string   `json:"type"`
+	Nulls    int64    `json:"nulls"`
+	Distinct int64    `json:"distinct"` // approximate
+	Min      *string  `json:"min,omitempty"`
+	Max      *string  `json:"max,omitempty"`
+	Top      []Value  `json:"top,omitempty"`     // most frequent values of low-cardinality columns
+	Samples  []string `json:"samples,omitempty"` // a few example values
+}
+
+// Value is a value and how often it occurs.
+type Value struct {
+	Value string `json:"value"`
+	Count int64  `json:"count"`
+}
+
+// Conn is the driver connection catalog writes go through, so that they
+// join the caller's transaction.
+type Conn interface {
+	driver.ExecerContext
+	driver.QueryerContext
+}
+
+// Ensure creates the catalog's schema if it is missing.
+func Ensure(ctx context.Context, c Conn) error {
+	for _, q := range []string{
+		"CREATE SCHEMA IF NOT EXISTS _loupe",
+		"CREATE TABLE IF NOT EXISTS _loupe.meta (key VARCHAR PRIMARY KEY, value VARCHAR)",
+		"CREATE TABLE IF NOT EXISTS _loupe.datasets (name VARCHAR PRIMARY KEY, source VARCHAR, part VARCHAR, info VARCHAR)",
+		fmt.Sprintf("INSERT OR IGNORE INTO _loupe.meta VALUES ('catalog_version', '%d')", Version),
+	} {
+		if _, err := c.ExecContext(ctx, q, nil); err != nil {
+			return fmt.Errorf("catalog schema: %w", err)
+		}
+	}
+	return nil
+}
+
+// Put stores d, replacing any record with the same name.
+func Put(ctx context.Context, c Conn, d Dataset) error {
+	b, err := json.Marshal(d)
+	if err != nil {
+		return fmt.Errorf("encode dataset %s: %w", d.Name, err)
+	}
+	_, err = c.ExecContext(ctx, "INSERT OR REPLACE INTO _loupe.datasets VALUES ($1, $2, $3, $4)", []driver.NamedValue{
+		{Ordinal: 1, Value: d.Name}, {Ordinal: 2, Value: d.Source}, {Ordinal: 3, Value: d.Part}, {Ordinal: 4, Value: string(b)},
+	})
+	if err != nil {
+		return fmt.Errorf("record dataset %s: %w", d.Name, err)
+	}
+	return nil
+}
+
+// Delete removes the record of name.
+func Delete(ctx context.Context, c Conn, name string) error {
+	_, err := c.ExecContext(ctx, "DELETE FROM _loupe.datasets WHERE name = $1", []driver.NamedValue{{Ordinal: 1, Value: name}})
+	if err != nil {
+		return fmt.Errorf("forget dataset %s: %w", name, err)
+	}
+	return nil
+}
+
+// List returns every dataset, ordered by name.
+func List(ctx context.Context, db *sql.DB) ([]Dataset, error) {
+	rows, err := db.QueryContext(ctx, "SELECT info FROM _loupe.datasets ORDER BY name")
+	if err != nil {
+		return nil, fmt.Errorf("list datasets: %w", err)
+	}
+	defer rows.Close()
+	var out []Dataset
+	for rows.Next() {
+		var raw string
+		if err := rows.Scan(&raw); err != nil {
+			return nil, fmt.Errorf("list datasets: %w", err)
+		}
+		var d Dataset
+		if err := json.Unmarshal([]byte(raw), &d); err != nil {
+			return nil, fmt.Errorf("decode dataset record: %w", err)
+		}
+		out = append(out, d)
+	}
+	return out, rows.Err()
+}
+
+// Get returns the dataset called name, or ErrNotFound.
+func Get(ctx context.Context, db *sql.DB, name string) (Dataset, error) {
+	var raw string
+	err := db.QueryRowContext(ctx, "SELECT info FROM _loupe.datasets WHERE name = $1", name).Scan(&raw)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Dataset{}, fmt.Errorf("dataset %q: %w", name, ErrNotFound)
+	}
+	if err != nil {
+		return Dataset{}, fmt.Errorf("dataset %q: %w", name, err)
+	}
+	var d Dataset
+	if err := json.Unmarshal([]byte(raw), &d); err != nil {
+		return Dataset{}, fmt.Errorf("decode dataset %q: %w", name, err)
+	}
+	return d, nil
+}
+
+// Names returns the names of all datasets on c, for choosing new ones.
+func Names(ctx context.Context, c Conn) (map[string]Dataset, error) {
+	rows, err := c.QueryContext(ctx, "SELECT info FROM _loupe.datasets", nil)
+	if err != nil {
+		return nil, fmt.Errorf("list datasets: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]Dataset{}
+	dest := []driver.Value{nil}
+	for {
+		if err := rows.Next(dest); err != nil {
+			if errors.Is(err, io.EOF) {
+				return out, nil
+			}
+			return nil, fmt.Errorf("list datasets: %w", err)
+		}
+		var d Dataset
+		raw, _ := dest[0].(string)
+		if err := json.Unmarshal([]byte(raw), &d); err != nil {
+			return nil, fmt.Errorf("decode dataset record: %w", err)
+		}
+		out[d.Name] = d
+	}
+}

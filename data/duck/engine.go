@@ -1,0 +1,185 @@
+// Package duck owns the workspace's DuckDB database: opening it locked down,
+// staging user files where the locked database may read them, and handing
+// out connections.
+//
+// The database is locked at open: external access is off (no files, URLs,
+// extensions or secrets) except for the workspace's import folder, and the
+// configuration cannot be changed afterwards. Every connection, the agent's
+// and the loader's alike, shares that lock; what differs between them is the
+// statement guard and the read-only transaction that data/query adds.
+package duck
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	duckdb "github.com/duckdb/duckdb-go/v2"
+)
+
+// FileName is the name of the DuckDB file inside a workspace folder.
+const FileName = "workspace.duckdb"
+
+// importDirName is the folder (inside the workspace) the locked database
+// may read: staged copies or hard links of the user's loaded files.
+const importDirName = "import"
+
+// Engine is an open workspace database. It is safe for concurrent use.
+// The caller closes it with Close.
+type Engine struct {
+	dir       string
+	importDir string
+	connector *duckdb.Connector
+	db        *sql.DB
+	log       *slog.Logger
+
+	// writer is the one connection that loads data. It is set up before
+	// the lock (DuckDB's progress tracking is a per-connection setting
+	// that the lock freezes) and used by one load at a time.
+	writerMu sync.Mutex
+	writer   *sql.Conn
+}
+
+// ErrLocked means another Loupe process holds the workspace open.
+var ErrLocked = errors.New("workspace is in use by another Loupe process")
+
+// Open opens (creating if needed) the workspace in dir and locks it down.
+func Open(ctx context.Context, dir string) (*Engine, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("workspace %s: %w", dir, err)
+	}
+	imp := filepath.Join(abs, importDirName)
+	if err := os.MkdirAll(imp, 0o755); err != nil {
+		return nil, fmt.Errorf("create workspace %s: %w (choose a folder you can write to with --workspace)", abs, err)
+	}
+	connector, err := duckdb.NewConnector(filepath.Join(abs, FileName), nil)
+	if err != nil {
+		if strings.Contains(err.Error(), "Could not set lock") || strings.Contains(err.Error(), "Conflicting lock") {
+			return nil, fmt.Errorf("open workspace %s: %w: close the other Loupe window or command, or use another --workspace", abs, ErrLocked)
+		}
+		return nil, fmt.Errorf("open workspace %s: %w", abs, err)
+	}
+	db := sql.OpenDB(connector)
+	e := &Engine{dir: abs, importDir: imp, connector: connector, db: db, log: slog.Default().With("subsystem", "duck")}
+	if err := e.lockDown(ctx); err != nil {
+		_ = e.Close()
+		return nil, err
+	}
+	return e, nil
+}
+
+// lockDown applies the instance-wide settings that close DuckDB's doors.
+// They are global and the last one freezes them for the life of the instance.
+func (e *Engine) lockDown(ctx context.Context) error {
+	w, err := e.db.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("connect workspace: %w", err)
+	}
+	e.writer = w
+	for _, s := range []string{"SET enable_progress_bar = true", "SET enable_progress_bar_print = false"} {
+		if _, err := w.ExecContext(ctx, s); err != nil {
+			return fmt.Errorf("set up loading connection (%s): %w", s, err)
+		}
+	}
+	conn, err := e.db.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("connect workspace: %w", err)
+	}
+	defer conn.Close()
+	settings := []string{
+		"SET autoinstall_known_extensions = false",
+		"SET autoload_known_extensions = false",
+		"SET allowed_directories = [" + quoteString(e.importDir+string(filepath.Separator)) + "]",
+		"SET enable_external_access = false",
+		"SET lock_configuration = true",
+	}
+	for _, s := range settings {
+		if _, err := conn.ExecContext(ctx, s); err != nil {
+			return fmt.Errorf("lock workspace (%s): %w", s, err)
+		}
+	}
+	return nil
+}
+
+// Dir is the absolute workspace folder.
+func (e *Engine) Dir() string { return e.dir }
+
+// ImportDir is the only folder the locked database may read files from.
+func (e *Engine) ImportDir() string { return e.importDir }
+
+// DB is the pool of connections to the locked database. Statements from
+// the model or the user must go through data/query, never straight here.
+func (e *Engine) DB() *sql.DB { return e.db }
+
+// Raw runs fn with a dedicated driver connection, returned to the pool after.
+func (e *Engine) Raw(ctx context.Context, fn func(c *duckdb.Conn) error) error {
+	conn, err := e.db.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("connect workspace: %w", err)
+	}
+	defer conn.Close()
+	return conn.Raw(func(dc any) error {
+		c, ok := dc.(*duckdb.Conn)
+		if !ok {
+			return fmt.Errorf("unexpected driver connection %T", dc)
+		}
+		return fn(c)
+	})
+}
+
+// Write runs fn on the workspace's loading connection, one caller at a
+// time. Loads and other internal writes go through it; it is never handed
+// to statements from the model or the user.
+func (e *Engine) Write(ctx context.Context, fn func(c *duckdb.Conn) error) error {
+	e.writerMu.Lock()
+	defer e.writerMu.Unlock()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return e.writer.Raw(func(dc any) error {
+		c, ok := dc.(*duckdb.Conn)
+		if !ok {
+			return fmt.Errorf("unexpected driver connection %T", dc)
+		}
+		return fn(c)
+	})
+}
+
+// Close closes every connection and the database.
+func (e *Engine) Close() error {
+	if e.writer != nil {
+		_ = e.writer.Close()
+	}
+	err := e.db.Close()
+	if cerr := e.connector.Close(); cerr != nil && err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// Exec runs an internal statement with no result on the driver connection.
+func Exec(ctx context.Context, c driver.ExecerContext, query string) error {
+	_, err := c.ExecContext(ctx, query, nil)
+	return err
+}
+
+// QuoteIdent quotes an identifier for DuckDB SQL.
+func QuoteIdent(name string) string {
+	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
+}
+
+// quoteString quotes a string literal for DuckDB SQL.
+func quoteString(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
+}
+
+// QuoteString quotes a string literal for DuckDB SQL.
+func QuoteString(s string) string { return quoteString(s) }

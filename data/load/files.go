@@ -1,0 +1,111 @@
+package load
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	duckdb "github.com/duckdb/duckdb-go/v2"
+
+	"github.com/loupeapp/loupe/data/catalog"
+	"github.com/loupeapp/loupe/data/duck"
+)
+
+// loadParquet makes a view over the (linked) file: Parquet is already
+// columnar and compressed, so copying it in would only cost time and disk.
+func (l *Loader) loadParquet(ctx context.Context, src *source) ([]catalog.Dataset, error) {
+	started := time.Now()
+	var d catalog.Dataset
+	err := l.commit(ctx, func(c *duckdb.Conn) error {
+		n, err := newNamer(ctx, c)
+		if err != nil {
+			return err
+		}
+		d = catalog.Dataset{Name: n.pick(sqlName(baseNoExt(src.path)), src.path, ""), Kind: string(Parquet), Storage: "view"}
+		d.Staged = stagedPath(l.eng.ImportDir(), d.Name, src.path, ".parquet")
+		if err := link(ctx, src.path, d.Staged); err != nil {
+			return osErr(src.path, err)
+		}
+		if err := replaceObject(ctx, c, d.Name); err != nil {
+			return err
+		}
+		q := "CREATE VIEW " + duck.QuoteIdent(d.Name) + " AS SELECT * FROM read_parquet(" + duck.QuoteString(d.Staged) + ")"
+		if err := duck.Exec(ctx, c, q); err != nil {
+			return fileErr(src.path, "not a valid Parquet file: "+firstLine(duckMsg(err)), "re-export it from its source; if it was downloaded, download it again", err)
+		}
+		if err := finish(ctx, c, src, &d, started); err != nil {
+			return fileErr(src.path, "the Parquet file is damaged: "+firstLine(duckMsg(err)), "re-export it from its source", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return []catalog.Dataset{d}, nil
+}
+
+// loadDuckDB attaches a DuckDB file read-only and makes a view per table
+// and view in it; the data stays in the user's file.
+func (l *Loader) loadDuckDB(ctx context.Context, src *source) ([]catalog.Dataset, error) {
+	alias := "src_" + sqlName(baseNoExt(src.path))
+	staged := stagedPath(l.eng.ImportDir(), alias, src.path, ".duckdb")
+	var out []catalog.Dataset
+	err := l.eng.Write(ctx, func(c *duckdb.Conn) error {
+		_ = duck.Exec(ctx, c, "DETACH DATABASE IF EXISTS "+duck.QuoteIdent(alias))
+		if err := link(ctx, src.path, staged); err != nil {
+			return osErr(src.path, err)
+		}
+		if err := duck.Exec(ctx, c, "ATTACH "+duck.QuoteString(staged)+" AS "+duck.QuoteIdent(alias)+" (READ_ONLY)"); err != nil {
+			return fileErr(src.path, "cannot open the DuckDB file: "+firstLine(duckMsg(err)), "it may be from a newer DuckDB version or damaged; export its tables as Parquet and open those", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	started := time.Now()
+	err = l.commit(ctx, func(c *duckdb.Conn) error {
+		type obj struct{ schema, name string }
+		var objs []obj
+		q := "SELECT schema_name, table_name FROM duckdb_tables() WHERE database_name = " + duck.QuoteString(alias) +
+			" UNION ALL SELECT schema_name, view_name FROM duckdb_views() WHERE database_name = " + duck.QuoteString(alias) +
+			" AND NOT internal ORDER BY 1, 2"
+		if err := each(ctx, c, q, func(v []any) { objs = append(objs, obj{fmt.Sprint(v[0]), fmt.Sprint(v[1])}) }); err != nil {
+			return fmt.Errorf("list tables of %s: %w", src.path, err)
+		}
+		if len(objs) == 0 {
+			return fileErr(src.path, "the DuckDB file has no tables", "open a database that holds data", nil)
+		}
+		n, err := newNamer(ctx, c)
+		if err != nil {
+			return err
+		}
+		for _, o := range objs {
+			part := o.name
+			if o.schema != "main" {
+				part = o.schema + "." + o.name
+			}
+			d := catalog.Dataset{Name: n.pick(sqlName(strings.ReplaceAll(part, ".", "_")), src.path, part), Kind: string(DuckDB), Part: part, Storage: "view", Staged: staged, Attach: alias}
+			if err := replaceObject(ctx, c, d.Name); err != nil {
+				return err
+			}
+			q := "CREATE VIEW " + duck.QuoteIdent(d.Name) + " AS SELECT * FROM " + duck.QuoteIdent(alias) + "." + duck.QuoteIdent(o.schema) + "." + duck.QuoteIdent(o.name)
+			if err := duck.Exec(ctx, c, q); err != nil {
+				return fmt.Errorf("view over %s: %w", part, err)
+			}
+			if err := finish(ctx, c, src, &d, started); err != nil {
+				return err
+			}
+			out = append(out, d)
+		}
+		return nil
+	})
+	if err != nil {
+		_ = l.eng.Write(context.Background(), func(c *duckdb.Conn) error {
+			return duck.Exec(context.Background(), c, "DETACH DATABASE IF EXISTS "+duck.QuoteIdent(alias))
+		})
+		return nil, err
+	}
+	return out, nil
+}

@@ -1,0 +1,226 @@
+// Package load turns the user's files into workspace datasets: one table
+// (or view) per file, per Excel sheet, or per table of a database file,
+// each recorded in the catalog with its statistics. A load is all or
+// nothing: a failure leaves the workspace as it was.
+package load
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	duckdb "github.com/duckdb/duckdb-go/v2"
+
+	"github.com/loupeapp/loupe/data/catalog"
+	"github.com/loupeapp/loupe/data/duck"
+)
+
+// Progress reports a running load. Percent is -1 when unknown.
+type Progress struct {
+	File    string  `json:"file"`
+	Table   string  `json:"table,omitempty"`
+	Phase   string  `json:"phase"` // "reading", "profiling", "done"
+	Percent float64 `json:"percent"`
+	Rows    uint64  `json:"rows"`
+	Bytes   int64   `json:"bytes"`
+	Total   int64   `json:"total_bytes"`
+}
+
+// Options tune one load.
+type Options struct {
+	// Progress, if set, is called from the loading goroutine and from a
+	// watcher goroutine; it must be quick and safe for concurrent use.
+	Progress func(Progress)
+}
+
+// Loader loads files into a workspace engine.
+type Loader struct {
+	eng *duck.Engine
+	log *slog.Logger
+}
+
+// New returns a loader for eng; eng must outlive it.
+func New(eng *duck.Engine) *Loader {
+	return &Loader{eng: eng, log: slog.Default().With("subsystem", "load")}
+}
+
+// source is a file being loaded, with what detection found.
+type source struct {
+	path string // absolute
+	info os.FileInfo
+	kind kind
+	opt  Options
+}
+
+func (s *source) report(p Progress) {
+	if s.opt.Progress != nil {
+		p.File = s.path
+		if p.Total == 0 {
+			p.Total = s.info.Size()
+		}
+		s.opt.Progress(p)
+	}
+}
+
+// Load loads one file and returns the datasets it produced. Errors are
+// *FileError for problems with the file itself (with a hint), ctx.Err()
+// when cancelled, or an infrastructure error.
+func (l *Loader) Load(ctx context.Context, path string, opt Options) ([]catalog.Dataset, error) {
+	start := time.Now()
+	src, err := open(path)
+	if err != nil {
+		return nil, err
+	}
+	src.opt = opt
+	var out []catalog.Dataset
+	switch src.kind.format {
+	case CSV, TSV, JSON:
+		out, err = l.loadText(ctx, src)
+	case Parquet:
+		out, err = l.loadParquet(ctx, src)
+	case XLSX:
+		out, err = l.loadXLSX(ctx, src)
+	case SQLite:
+		out, err = l.loadSQLite(ctx, src)
+	case DuckDB:
+		out, err = l.loadDuckDB(ctx, src)
+	default:
+		err = fileErr(src.path, "unknown format", "open a CSV, TSV, JSON, Parquet, Excel (.xlsx), DuckDB or SQLite file", ErrUnsupported)
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, err
+	}
+	l.log.Info("loaded", "file", src.path, "datasets", len(out), "elapsed", time.Since(start))
+	src.report(Progress{Phase: "done", Percent: 100, Bytes: src.info.Size()})
+	return out, nil
+}
+
+// open checks the path and detects the format, turning OS errors into
+// FileErrors that say what to do.
+func open(path string) (*source, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fileErr(path, "the path is not valid", "check the file name", err)
+	}
+	info, err := os.Stat(abs)
+	if err != nil {
+		return nil, osErr(abs, err)
+	}
+	if info.IsDir() {
+		return nil, fileErr(abs, "this is a folder, not a file", "open the data files inside it", nil)
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fileErr(abs, "this is not a regular file (a device, pipe or socket)", "save the data to a file first", nil)
+	}
+	if info.Size() == 0 {
+		return nil, fileErr(abs, "the file is empty (0 bytes)", "check that it was saved or downloaded completely", nil)
+	}
+	head, err := readHead(abs)
+	if err != nil {
+		return nil, osErr(abs, err)
+	}
+	k, ferr := detect(abs, head)
+	if ferr != nil {
+		return nil, ferr
+	}
+	return &source{path: abs, info: info, kind: k}, nil
+}
+
+func osErr(path string, err error) error {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fileErr(path, "no such file", "check the path and the file name", err)
+	case errors.Is(err, fs.ErrPermission):
+		return fileErr(path, "permission denied", "make the file readable by your user (for example chmod u+r) or copy it to a folder you own", err)
+	case errors.Is(err, syscall.EISDIR):
+		return fileErr(path, "this is a folder, not a file", "open the data files inside it", err)
+	}
+	return fileErr(path, "cannot read the file", "check the disk and the path", err)
+}
+
+// commit runs fn in one transaction on a dedicated connection and commits,
+// or rolls back on any error so that no half-made table is left.
+func (l *Loader) commit(ctx context.Context, fn func(c *duckdb.Conn) error) error {
+	return l.eng.Write(ctx, func(c *duckdb.Conn) error {
+		if err := duck.Exec(ctx, c, "BEGIN TRANSACTION"); err != nil {
+			return fmt.Errorf("begin load: %w", err)
+		}
+		if err := fn(c); err != nil {
+			_ = duck.Exec(context.Background(), c, "ROLLBACK")
+			return err
+		}
+		if err := duck.Exec(ctx, c, "COMMIT"); err != nil {
+			_ = duck.Exec(context.Background(), c, "ROLLBACK")
+			return fmt.Errorf("commit load: %w", err)
+		}
+		return nil
+	})
+}
+
+// namer returns a namer over the catalog as it is on c.
+func newNamer(ctx context.Context, c *duckdb.Conn) (*namer, error) {
+	existing, err := catalog.Names(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	return &namer{existing: existing, picked: map[string]bool{}}, nil
+}
+
+// replaceObject drops whatever table or view holds name, so a reload can
+// recreate it (in the caller's transaction).
+func replaceObject(ctx context.Context, c *duckdb.Conn, name string) error {
+	q := duck.QuoteIdent(name)
+	for _, s := range []string{"DROP VIEW IF EXISTS " + q, "DROP TABLE IF EXISTS " + q} {
+		if err := duck.Exec(ctx, c, s); err != nil {
+			// DROP VIEW on a table (or the reverse) is an error in DuckDB.
+			if !strings.Contains(err.Error(), "trying to drop") && !strings.Contains(err.Error(), "is of type") {
+				return fmt.Errorf("replace %s: %w", name, err)
+			}
+		}
+	}
+	return nil
+}
+
+// restart rolls back c's failed transaction, begins a new one and drops
+// name again, so a load can retry with other options.
+func restart(ctx context.Context, c *duckdb.Conn, name string) error {
+	if err := duck.Exec(ctx, c, "ROLLBACK"); err != nil {
+		return fmt.Errorf("roll back failed attempt: %w", err)
+	}
+	if err := duck.Exec(ctx, c, "BEGIN TRANSACTION"); err != nil {
+		return fmt.Errorf("begin load: %w", err)
+	}
+	return replaceObject(ctx, c, name)
+}
+
+// finish profiles the new table or view and records it, in c's transaction.
+func finish(ctx context.Context, c *duckdb.Conn, src *source, d *catalog.Dataset, started time.Time) error {
+	src.report(Progress{Table: d.Name, Phase: "profiling", Percent: -1})
+	rows, cols, err := catalog.Profile(ctx, c, d.Name)
+	if err != nil {
+		return fmt.Errorf("profile %s: %w", d.Name, err)
+	}
+	d.Rows, d.Columns = rows, cols
+	d.Source = src.path
+	d.SizeBytes = src.info.Size()
+	d.ModTime = src.info.ModTime().UTC()
+	d.LoadedAt = time.Now().UTC()
+	d.LoadMS = float64(time.Since(started).Microseconds()) / 1000
+	if src.kind.warning != "" {
+		d.Warnings = append([]string{src.kind.warning}, d.Warnings...)
+	}
+	if rows == 0 {
+		d.Warnings = append(d.Warnings, "the table has no rows (only a header or an empty sheet)")
+	}
+	return catalog.Put(ctx, c, *d)
+}

@@ -1,0 +1,109 @@
+package load
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/loupeapp/loupe/data/catalog"
+)
+
+// reserved words that cannot be bare table names in DuckDB SQL.
+var reserved = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`all analyse analyze and any array as asc asymmetric both case cast check collate column
+		constraint create default deferrable desc describe distinct do else end except false fetch for foreign from grant
+		group having in initially intersect into lateral leading limit offset on only or order pivot placing primary qualify
+		references returning select show summarize symmetric table then to trailing true union unique unpivot user using
+		variadic when where window with`) {
+		reserved[w] = true
+	}
+}
+
+// sqlName turns a file, sheet or table name into a readable SQL name:
+// lower snake_case, ASCII letters, digits and underscores, not starting
+// with a digit and not a reserved word. "Q3 Sales (final).csv" becomes
+// q3_sales_final, "InvoiceLine" invoice_line.
+func sqlName(s string) string {
+	var b strings.Builder
+	prevLower := false
+	under := func() {
+		if b.Len() > 0 && !strings.HasSuffix(b.String(), "_") {
+			b.WriteByte('_')
+		}
+	}
+	for _, r := range foldAccents(s) {
+		switch {
+		case r >= 'A' && r <= 'Z':
+			if prevLower {
+				under()
+			}
+			b.WriteRune(unicode.ToLower(r))
+			prevLower = false
+		case r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
+			b.WriteRune(r)
+			prevLower = true
+		default:
+			under()
+			prevLower = false
+		}
+	}
+	name := strings.Trim(b.String(), "_")
+	switch {
+	case name == "":
+		name = "data"
+	case name[0] >= '0' && name[0] <= '9':
+		name = "t_" + name
+	case reserved[name]:
+		name += "_data"
+	}
+	if len(name) > 60 {
+		name = strings.TrimRight(name[:60], "_")
+	}
+	return name
+}
+
+// foldAccents maps common Latin letters with diacritics to ASCII.
+func foldAccents(s string) string {
+	const from = "àáâãäåèéêëìíîïòóôõöùúûüýÿñçÀÁÂÃÄÅÈÉÊËÌÍÎÏÒÓÔÕÖÙÚÛÜÝÑÇ"
+	const to = "aaaaaaeeeeiiiiooooouuuuyyncAAAAAAEEEEIIIIOOOOOUUUUYNC"
+	fr, tr := []rune(from), []rune(to)
+	m := make(map[rune]rune, len(fr))
+	for i := range fr {
+		m[fr[i]] = tr[i]
+	}
+	return strings.Map(func(r rune) rune {
+		if t, ok := m[r]; ok {
+			return t
+		}
+		return r
+	}, s)
+}
+
+// namer picks unique names against the datasets already in the catalog
+// and those picked earlier in the same load.
+type namer struct {
+	existing map[string]catalog.Dataset
+	picked   map[string]bool
+}
+
+// pick returns the name for (source, part): its current name when it was
+// loaded before (a refresh), else base made unique with _2, _3, ….
+func (n *namer) pick(base, source, part string) string {
+	for name, d := range n.existing {
+		if d.Source == source && d.Part == part && !n.picked[name] {
+			n.picked[name] = true
+			return name
+		}
+	}
+	name := base
+	for i := 2; ; i++ {
+		if _, taken := n.existing[name]; !taken && !n.picked[name] {
+			break
+		}
+		name = base + "_" + strconv.Itoa(i)
+	}
+	n.picked[name] = true
+	return name
+}

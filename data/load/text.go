@@ -1,0 +1,361 @@
+package load
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	duckdb "github.com/duckdb/duckdb-go/v2"
+
+	"github.com/loupeapp/loupe/data/catalog"
+	"github.com/loupeapp/loupe/data/duck"
+)
+
+// csvOpts are the read_csv options of one attempt.
+type csvOpts struct {
+	tsv        bool
+	latin1     bool
+	serial     bool // parallel=false, for files DuckDB's parallel reader refuses
+	fullSample bool // detect types over the whole file
+	skipBad    bool // ignore_errors with rejects recorded
+	comp       Compression
+}
+
+func (o csvOpts) sql(path string) string {
+	args := []string{duck.QuoteString(path), "null_padding = true"}
+	if o.tsv {
+		args = append(args, `delim = '\t'`)
+	}
+	if o.latin1 {
+		args = append(args, "encoding = 'latin-1'")
+	}
+	if o.serial {
+		args = append(args, "parallel = false")
+	}
+	if o.fullSample {
+		args = append(args, "sample_size = -1")
+	}
+	if o.skipBad {
+		args = append(args, "ignore_errors = true", "store_rejects = true")
+	}
+	if o.comp == Gzip {
+		args = append(args, "compression = 'gzip'")
+	} else if o.comp == Zstd {
+		args = append(args, "compression = 'zstd'")
+	}
+	return "read_csv(" + strings.Join(args, ", ") + ")"
+}
+
+// loadText loads a CSV, TSV or JSON file into a native table.
+func (l *Loader) loadText(ctx context.Context, src *source) ([]catalog.Dataset, error) {
+	started := time.Now()
+	var d catalog.Dataset
+	err := l.commit(ctx, func(c *duckdb.Conn) error {
+		n, err := newNamer(ctx, c)
+		if err != nil {
+			return err
+		}
+		base := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(baseNoExt(src.path), ".gz"), ".bz2"), ".zst")
+		d = catalog.Dataset{Name: n.pick(sqlName(baseNoExt(base)), src.path, ""), Kind: string(src.kind.format), Storage: "table"}
+		staged, cleanup, warn, err := l.stageText(ctx, src, d.Name)
+		if err != nil {
+			return err
+		}
+		defer cleanup()
+		if warn != "" {
+			d.Warnings = append(d.Warnings, warn)
+		}
+		if err := replaceObject(ctx, c, d.Name); err != nil {
+			return err
+		}
+		if src.kind.format == JSON {
+			err = l.createJSON(ctx, c, src, staged, &d)
+		} else {
+			err = l.createCSV(ctx, c, src, staged, &d)
+		}
+		if err != nil {
+			return err
+		}
+		return finish(ctx, c, src, &d, started)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return []catalog.Dataset{d}, nil
+}
+
+// stageText puts the file where the locked database can read it, as UTF-8
+// DuckDB can decompress. cleanup removes the staged file.
+func (l *Loader) stageText(ctx context.Context, src *source, table string) (path string, cleanup func(), warning string, err error) {
+	ext := ".csv"
+	if src.kind.format == JSON {
+		ext = ".json"
+	}
+	switch src.kind.comp {
+	case Gzip:
+		ext += ".gz"
+	case Zstd:
+		ext += ".zst"
+	}
+	path = stagedPath(l.eng.ImportDir(), table, src.path, ext)
+	cleanup = func() { _ = os.Remove(path) }
+	switch {
+	case src.kind.encoding != "":
+		err = copyFile(ctx, src.path, path, fromUTF16(src.kind.encoding == "utf-16be"))
+		warning = "converted from " + strings.ToUpper(src.kind.encoding) + " to UTF-8"
+	case src.kind.comp == Bzip2:
+		err = copyFile(ctx, src.path, path, fromBzip2)
+	default:
+		err = link(ctx, src.path, path)
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return "", cleanup, "", ctx.Err()
+		}
+		return "", cleanup, "", osErr(src.path, err)
+	}
+	return path, cleanup, warning, nil
+}
+
+// createCSV creates the table from a CSV, retrying with more forgiving
+// options as DuckDB's errors say which are needed, and records what each
+// retry cost the user as a warning.
+func (l *Loader) createCSV(ctx context.Context, c *duckdb.Conn, src *source, staged string, d *catalog.Dataset) error {
+	o := csvOpts{tsv: src.kind.format == TSV, comp: src.kind.comp}
+	var warnings []string
+	for attempt := 0; attempt < 6; attempt++ {
+		err := l.ctas(ctx, c, src, d.Name, "SELECT * FROM "+o.sql(staged))
+		if err == nil {
+			break
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		// A failed statement aborts the transaction; start it again.
+		if rerr := restart(ctx, c, d.Name); rerr != nil {
+			return rerr
+		}
+		msg := err.Error()
+		switch {
+		case strings.Contains(msg, "parallel scanner does not support") && !o.serial:
+			o.serial = true
+		case strings.Contains(msg, "Invalid unicode") && src.kind.encoding == "" && !o.latin1:
+			fixed, rerr := l.repairEncoding(ctx, src, staged)
+			if rerr != nil {
+				return rerr
+			}
+			warnings = append(warnings, fmt.Sprintf("%d byte(s) were not valid UTF-8 and were read as Latin-1 (Windows-1252 files often look like this); check accented letters", fixed))
+			o.latin1 = false
+		case (strings.Contains(msg, "Could not convert") || strings.Contains(msg, "Conversion Error")) && !o.fullSample:
+			o.fullSample = true
+			warnings = append(warnings, "column types were detected from the whole file, because the first rows were not typical")
+		case strings.Contains(msg, "CSV Error") || strings.Contains(msg, "Conversion Error") || strings.Contains(msg, "Could not convert"):
+			if o.skipBad {
+				return csvErr(src.path, err)
+			}
+			o.skipBad = true
+		default:
+			return csvErr(src.path, err)
+		}
+	}
+	if o.skipBad {
+		w, err := rejected(ctx, c)
+		if err != nil {
+			return err
+		}
+		if w != "" {
+			warnings = append(warnings, w)
+		}
+	}
+	if err := checkCSVShape(ctx, c, src, d.Name); err != nil {
+		return err
+	}
+	warnings = append(warnings, headerWarnings(ctx, c, o, staged, d.Name)...)
+	d.Warnings = append(d.Warnings, warnings...)
+	return nil
+}
+
+// ctas replaces name with the result of query, reporting DuckDB's progress.
+func (l *Loader) ctas(ctx context.Context, c *duckdb.Conn, src *source, name, query string) error {
+	stop := duck.WatchProgress(c, 200*time.Millisecond, func(p duck.Progress) {
+		src.report(Progress{Table: name, Phase: "reading", Percent: p.Percent, Rows: p.RowsProcessed,
+			Bytes: int64(p.Percent / 100 * float64(src.info.Size()))})
+	})
+	defer stop()
+	if err := duck.Exec(ctx, c, "CREATE OR REPLACE TABLE "+duck.QuoteIdent(name)+" AS "+query); err != nil {
+		return err
+	}
+	return nil
+}
+
+// repairEncoding rewrites the staged file as UTF-8, reading invalid bytes
+// as Latin-1, and reports how many bytes it changed.
+func (l *Loader) repairEncoding(ctx context.Context, src *source, staged string) (int, error) {
+	fixed := 0
+	err := copyFile(ctx, src.path, staged, func(r ioReader, w ioWriter) (int, error) {
+		n, err := repairUTF8(r, w)
+		fixed = n
+		return n, err
+	})
+	if err != nil {
+		if ctx.Err() != nil {
+			return 0, ctx.Err()
+		}
+		return 0, osErr(src.path, err)
+	}
+	return fixed, nil
+}
+
+// rejected summarises the rows DuckDB skipped (store_rejects) as a warning.
+func rejected(ctx context.Context, c *duckdb.Conn) (string, error) {
+	var n int64
+	var first string
+	err := each(ctx, c, "SELECT count(DISTINCT line), min(line) FROM reject_errors", func(v []any) {
+		n = toInt(v[0])
+		if v[1] != nil {
+			first = fmt.Sprint(v[1])
+		}
+	})
+	if err != nil {
+		return "", fmt.Errorf("count skipped rows: %w", err)
+	}
+	var detail string
+	_ = each(ctx, c, "SELECT error_message FROM reject_errors ORDER BY line LIMIT 1", func(v []any) {
+		detail = firstLine(fmt.Sprint(v[0]))
+	})
+	for _, t := range []string{"reject_errors", "reject_scans"} {
+		_ = duck.Exec(ctx, c, "DROP TABLE IF EXISTS "+t)
+	}
+	if n == 0 {
+		return "", nil
+	}
+	return fmt.Sprintf("%d malformed rows were skipped (first at line %s: %s)", n, first, detail), nil
+}
+
+// checkCSVShape refuses a "table" DuckDB made from a file with no data.
+func checkCSVShape(ctx context.Context, c *duckdb.Conn, src *source, name string) error {
+	var cols int
+	var rows int64
+	_ = each(ctx, c, "SELECT count(*) FROM duckdb_columns() WHERE database_name = current_database() AND schema_name = 'main' AND table_name = "+duck.QuoteString(name), func(v []any) { cols = int(toInt(v[0])) })
+	_ = each(ctx, c, "SELECT count(*) FROM "+duck.QuoteIdent(name), func(v []any) { rows = toInt(v[0]) })
+	if cols <= 1 && rows == 0 && src.info.Size() < 16 {
+		return fileErr(src.path, "the file holds no data (only blank lines)", "check that the right file was saved", nil)
+	}
+	return nil
+}
+
+// headerWarnings compares the header row as written with the column names
+// DuckDB gave, and says which columns were renamed (empty or duplicate
+// names) or that no header row was found.
+func headerWarnings(ctx context.Context, c *duckdb.Conn, o csvOpts, staged, name string) []string {
+	var hasHeader bool
+	sniff := o
+	sniff.skipBad = false
+	if err := each(ctx, c, "SELECT HasHeader FROM sniff_csv"+strings.TrimPrefix(sniff.sql(staged), "read_csv"), func(v []any) {
+		hasHeader, _ = v[0].(bool)
+	}); err != nil {
+		return nil
+	}
+	var names []string
+	_ = each(ctx, c, "SELECT column_name FROM duckdb_columns() WHERE database_name = current_database() AND schema_name = 'main' AND table_name = "+duck.QuoteString(name)+" ORDER BY column_index", func(v []any) {
+		names = append(names, fmt.Sprint(v[0]))
+	})
+	if !hasHeader {
+		if len(names) > 0 {
+			return []string{"no header row was found; columns were named " + names[0] + ", … — the first line is data"}
+		}
+		return nil
+	}
+	raw := o
+	raw.fullSample, raw.skipBad = false, false
+	q := "SELECT * FROM " + strings.TrimSuffix(raw.sql(staged), ")") + ", header = false, all_varchar = true) LIMIT 1"
+	var header []string
+	if err := each(ctx, c, q, func(v []any) {
+		for _, x := range v {
+			if x == nil {
+				header = append(header, "")
+			} else {
+				header = append(header, fmt.Sprint(x))
+			}
+		}
+	}); err != nil || len(header) != len(names) {
+		return nil
+	}
+	var renamed []string
+	for i, h := range header {
+		if h != names[i] {
+			if strings.TrimSpace(h) == "" {
+				renamed = append(renamed, fmt.Sprintf("column %d had no name → %s", i+1, names[i]))
+			} else {
+				renamed = append(renamed, fmt.Sprintf("%q → %s", h, names[i]))
+			}
+		}
+	}
+	if len(renamed) == 0 {
+		return nil
+	}
+	return []string{"columns renamed (empty or duplicate names): " + strings.Join(renamed, ", ")}
+}
+
+// createJSON creates the table from JSON (an array, an object, or one
+// object per line).
+func (l *Loader) createJSON(ctx context.Context, c *duckdb.Conn, src *source, staged string, d *catalog.Dataset) error {
+	args := duck.QuoteString(staged)
+	if src.kind.comp == Gzip {
+		args += ", compression = 'gzip'"
+	}
+	err := l.ctas(ctx, c, src, d.Name, "SELECT * FROM read_json_auto("+args+")")
+	if err == nil {
+		return nil
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if strings.Contains(err.Error(), "Invalid unicode") || strings.Contains(err.Error(), "UTF-8") {
+		if rerr := restart(ctx, c, d.Name); rerr != nil {
+			return rerr
+		}
+		if _, rerr := l.repairEncoding(ctx, src, staged); rerr != nil {
+			return rerr
+		}
+		if err = l.ctas(ctx, c, src, d.Name, "SELECT * FROM read_json_auto("+args+")"); err == nil {
+			d.Warnings = append(d.Warnings, "bytes that were not valid UTF-8 were read as Latin-1")
+			return nil
+		}
+	}
+	return fileErr(src.path, "not valid JSON: "+firstLine(duckMsg(err)), "Loupe reads an array of objects, one object, or one object per line (NDJSON); check the file in a JSON validator", err)
+}
+
+func csvErr(path string, err error) error {
+	return fileErr(path, "could not read it as CSV: "+firstLine(duckMsg(err)), "check the delimiter and quoting (open it in a text editor), or re-export it as UTF-8 CSV", err)
+}
+
+// duckMsg strips DuckDB's error-type prefix.
+func duckMsg(err error) string {
+	msg := err.Error()
+	if i := strings.Index(msg, "Error: "); i >= 0 && i < 40 {
+		msg = msg[i+len("Error: "):]
+	}
+	return msg
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return strings.TrimSpace(s)
+}
+
+func baseNoExt(path string) string {
+	b := path
+	if i := strings.LastIndexAny(b, `/\`); i >= 0 {
+		b = b[i+1:]
+	}
+	if i := strings.LastIndexByte(b, '.'); i > 0 {
+		b = b[:i]
+	}
+	return b
+}

@@ -1,0 +1,165 @@
+package query
+
+import (
+	"encoding/hex"
+	"fmt"
+	"math"
+	"math/big"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	duckdb "github.com/duckdb/duckdb-go/v2"
+)
+
+// normalize turns a driver value into one that encodes to JSON and prints
+// the way DuckDB's own shell shows it: dates as 2006-01-02, timestamps
+// without a zone unless the type has one, huge integers exact, blobs as
+// \x hex, NaN and infinities as strings.
+func normalize(v any, typ string) any {
+	switch x := v.(type) {
+	case nil, bool, string, int64, int32, int16, int8, uint8, uint16, uint32:
+		return x
+	case int:
+		return int64(x)
+	case uint64:
+		if x > math.MaxInt64 {
+			return fmt.Sprint(x)
+		}
+		return int64(x)
+	case float64:
+		return finite(x)
+	case float32:
+		return finite(float64(x))
+	case *big.Int:
+		if x.IsInt64() {
+			return x.Int64()
+		}
+		return x.String()
+	case duckdb.Decimal:
+		return finite(x.Float64())
+	case time.Time:
+		return formatTime(x, typ)
+	case duckdb.Interval:
+		return formatInterval(x)
+	case duckdb.UUID:
+		return x.String()
+	case []byte:
+		if strings.HasPrefix(typ, "UUID") && len(x) == 16 {
+			var u duckdb.UUID
+			copy(u[:], x)
+			return u.String()
+		}
+		if utf8.Valid(x) && !strings.HasPrefix(typ, "BLOB") {
+			return string(x)
+		}
+		return `\x` + hex.EncodeToString(x)
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = normalize(e, "")
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = normalize(e, "")
+		}
+		return out
+	case duckdb.Map:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[fmt.Sprint(normalize(k, ""))] = normalize(e, "")
+		}
+		return out
+	}
+	return fmt.Sprint(v)
+}
+
+func finite(f float64) any {
+	switch {
+	case math.IsNaN(f):
+		return "NaN"
+	case math.IsInf(f, 1):
+		return "Infinity"
+	case math.IsInf(f, -1):
+		return "-Infinity"
+	}
+	return f
+}
+
+func formatTime(t time.Time, typ string) string {
+	switch {
+	case typ == "DATE":
+		return t.Format("2006-01-02")
+	case strings.HasPrefix(typ, "TIME") && !strings.HasPrefix(typ, "TIMESTAMP"):
+		if strings.Contains(typ, "TZ") || strings.Contains(typ, "ZONE") {
+			return t.Format("15:04:05.999999Z07:00")
+		}
+		return t.Format("15:04:05.999999")
+	case strings.Contains(typ, "TZ") || strings.Contains(typ, "ZONE"):
+		return t.Format("2006-01-02 15:04:05.999999Z07:00")
+	}
+	return t.Format("2006-01-02 15:04:05.999999")
+}
+
+func formatInterval(iv duckdb.Interval) string {
+	var parts []string
+	if y, m := iv.Months/12, iv.Months%12; y != 0 || m != 0 {
+		if y != 0 {
+			parts = append(parts, plural(int64(y), "year"))
+		}
+		if m != 0 {
+			parts = append(parts, plural(int64(m), "month"))
+		}
+	}
+	if iv.Days != 0 {
+		parts = append(parts, plural(int64(iv.Days), "day"))
+	}
+	if iv.Micros != 0 || len(parts) == 0 {
+		d := time.Duration(iv.Micros) * time.Microsecond
+		sign := ""
+		if d < 0 {
+			sign, d = "-", -d
+		}
+		h := int64(d / time.Hour)
+		m := int64(d/time.Minute) % 60
+		s := d % time.Minute
+		secs := fmt.Sprintf("%02d", int64(s/time.Second))
+		if frac := s % time.Second; frac != 0 {
+			secs += strings.TrimRight(fmt.Sprintf(".%06d", int64(frac/time.Microsecond)), "0")
+		}
+		parts = append(parts, fmt.Sprintf("%s%02d:%02d:%s", sign, h, m, secs))
+	}
+	return strings.Join(parts, " ")
+}
+
+func plural(n int64, unit string) string {
+	if n == 1 || n == -1 {
+		return fmt.Sprintf("%d %s", n, unit)
+	}
+	return fmt.Sprintf("%d %ss", n, unit)
+}
+
+// size estimates the bytes a value adds to a result.
+func size(v any) int {
+	switch x := v.(type) {
+	case nil:
+		return 1
+	case string:
+		return len(x) + 2
+	case []any:
+		n := 2
+		for _, e := range x {
+			n += size(e) + 1
+		}
+		return n
+	case map[string]any:
+		n := 2
+		for k, e := range x {
+			n += len(k) + size(e) + 4
+		}
+		return n
+	}
+	return 8
+}

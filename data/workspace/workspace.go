@@ -1,0 +1,118 @@
+// Package workspace ties a workspace folder's parts together: the locked
+// DuckDB engine, the catalog, the loader and the query runner.
+package workspace
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+
+	duckdb "github.com/duckdb/duckdb-go/v2"
+
+	"github.com/loupeapp/loupe/data/catalog"
+	"github.com/loupeapp/loupe/data/duck"
+	"github.com/loupeapp/loupe/data/load"
+	"github.com/loupeapp/loupe/data/query"
+)
+
+// EnvDir names the environment variable that picks the workspace folder.
+const EnvDir = "LOUPE_WORKSPACE"
+
+// Workspace is an open workspace. Close it when done.
+type Workspace struct {
+	Engine *duck.Engine
+	Loader *load.Loader
+	Query  *query.Runner
+}
+
+// DefaultDir is the workspace folder used when none is given: $LOUPE_WORKSPACE,
+// else "workspace" in Loupe's folder under the OS user data directory
+// (~/.local/share/loupe on Linux, ~/Library/Application Support/Loupe on
+// macOS, %LocalAppData%\Loupe on Windows).
+func DefaultDir() (string, error) {
+	if d := os.Getenv(EnvDir); d != "" {
+		return d, nil
+	}
+	base, err := dataHome()
+	if err != nil {
+		return "", fmt.Errorf("find the user data folder: %w (set %s)", err, EnvDir)
+	}
+	return filepath.Join(base, "workspace"), nil
+}
+
+func dataHome() (string, error) {
+	switch runtime.GOOS {
+	case "darwin":
+		d, err := os.UserConfigDir()
+		return filepath.Join(d, "Loupe"), err
+	case "windows":
+		if d := os.Getenv("LocalAppData"); d != "" {
+			return filepath.Join(d, "Loupe"), nil
+		}
+		d, err := os.UserConfigDir()
+		return filepath.Join(d, "Loupe"), err
+	}
+	if d := os.Getenv("XDG_DATA_HOME"); d != "" {
+		return filepath.Join(d, "loupe"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(home, ".local", "share", "loupe"), nil
+}
+
+// Open opens the workspace in dir, creating it if needed.
+func Open(ctx context.Context, dir string) (*Workspace, error) {
+	eng, err := duck.Open(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	err = eng.Write(ctx, func(c *duckdb.Conn) error {
+		if err := catalog.Ensure(ctx, c); err != nil {
+			return err
+		}
+		return reattach(ctx, eng)
+	})
+	if err != nil {
+		_ = eng.Close()
+		return nil, err
+	}
+	return &Workspace{Engine: eng, Loader: load.New(eng), Query: query.NewRunner(eng)}, nil
+}
+
+// reattach attaches the DuckDB files whose tables are datasets; attachments
+// do not outlive the process. A file that has gone missing leaves its
+// datasets failing with DuckDB's error until they are reloaded or removed.
+func reattach(ctx context.Context, eng *duck.Engine) error {
+	ds, err := catalog.List(ctx, eng.DB())
+	if err != nil {
+		return err
+	}
+	done := map[string]bool{}
+	for _, d := range ds {
+		if d.Attach == "" || done[d.Attach] {
+			continue
+		}
+		done[d.Attach] = true
+		if _, err := os.Stat(d.Staged); errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		q := "ATTACH IF NOT EXISTS " + duck.QuoteString(d.Staged) + " AS " + duck.QuoteIdent(d.Attach) + " (READ_ONLY)"
+		if _, err := eng.DB().ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("reattach %s: %w", d.Source, err)
+		}
+	}
+	return nil
+}
+
+// Datasets lists the loaded datasets.
+func (w *Workspace) Datasets(ctx context.Context) ([]catalog.Dataset, error) {
+	return catalog.List(ctx, w.Engine.DB())
+}
+
+// Close closes the workspace.
+func (w *Workspace) Close() error { return w.Engine.Close() }
