@@ -1,0 +1,13 @@
+// The shape of the bridge Wails injects into the window. Only the API layer
+// (this folder) reads it; everything else goes through ./index.ts.
+export {};
+
+declare global {
+  interface Window {
+    go?: {
+      app?: {
+        App?: Record<string, (...args: unknown[]) => Promise<unknown>>;
+      };
+    };
+  }
+}
