@@ -1,0 +1,87 @@
+// Command loupe is the Loupe desktop app. Run without arguments it opens the
+// window; with arguments it is the command-line interface to the same engine
+// (see app/cli), for scripts and tests.
+package main
+
+import (
+	"context"
+	"embed"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/wailsapp/wails/v2"
+	"github.com/wailsapp/wails/v2/pkg/options"
+	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
+	"github.com/wailsapp/wails/v2/pkg/options/linux"
+
+	"github.com/loupeapp/loupe/app"
+	"github.com/loupeapp/loupe/app/cli"
+)
+
+// assets is the built frontend (npm run build writes frontend/dist). Only a
+// keep-file is committed there, so that the package compiles in a fresh
+// clone; `make build` (wails build) always builds the frontend first.
+//
+//go:embed all:frontend/dist
+var assets embed.FS
+
+//go:embed build/appicon.png
+var icon []byte
+
+func main() {
+	if len(os.Args) > 1 {
+		// SIGINT/SIGTERM cancel ctx, so a command stops its work and exits.
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		code := cli.Main(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+		stop()
+		os.Exit(code)
+	}
+
+	// The window installs no signal handler of its own: Wails already closes
+	// the window on SIGINT/SIGTERM and runs OnShutdown, and a second handler
+	// quitting GTK at the same moment crashes it.
+	if err := runWindow(); err != nil {
+		fmt.Fprintf(os.Stderr, "loupe: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+// runWindow opens the main window and blocks until it is closed.
+func runWindow() error {
+	dist, err := fs.Sub(assets, "frontend/dist")
+	if err != nil {
+		return fmt.Errorf("frontend assets: %w", err)
+	}
+
+	a := app.New()
+	err = wails.Run(&options.App{
+		Title:     "Loupe",
+		Width:     1280,
+		Height:    800,
+		MinWidth:  720,
+		MinHeight: 480,
+		AssetServer: &assetserver.Options{
+			Assets: dist,
+		},
+		// Shown until the page paints: the light theme's background.
+		BackgroundColour: options.NewRGB(0xf6, 0xf7, 0xf9),
+		OnStartup:        a.Startup,
+		OnShutdown:       a.Shutdown,
+		Bind:             []any{a},
+		Linux: &linux.Options{
+			Icon:        icon,
+			ProgramName: "loupe",
+			// Wails' own default when Linux options are absent: GPU
+			// compositing in WebKitGTK gives blank windows on many drivers
+			// and under Xvfb.
+			WebviewGpuPolicy: linux.WebviewGpuPolicyNever,
+		},
+	})
+	if err != nil {
+		return fmt.Errorf("run window: %w", err)
+	}
+	return nil
+}
