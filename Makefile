@@ -1,0 +1,89 @@
+# Loupe — build, run and test the desktop app (GNU make).
+#
+#   make deps      install system packages, the Wails CLI and node_modules (idempotent)
+#   make build     build/bin/loupe: frontend + Go binary, through `wails build`
+#   make run       build, then open the window
+#   make test      Go tests, frontend tests, then a real window under Xvfb
+#   make smoke     only the window test: screenshots in .cache/shots/
+#   make bindings  frontend/wailsjs, the TypeScript bindings of App's methods
+#   make bench     benchmarks
+#
+# GOCACHE is left at Go's default (~/.cache/go-build) so the slow first cgo
+# build (WebKit, DuckDB) is paid once per machine, not once per run.
+
+SHELL := bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := build
+.DELETE_ON_ERROR:
+MAKEFLAGS += --no-builtin-rules
+
+GOPATH  := $(shell go env GOPATH)
+WAILS   := $(GOPATH)/bin/wails
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -X github.com/loupeapp/loupe/app.version=$(VERSION)
+BINARY  := build/bin/loupe
+
+# Build tags the window needs on this machine ("webkit2_41" where only
+# WebKit2GTK 4.1 exists); written by scripts/deps.sh. Read at use time, since
+# deps may write it during this same make run.
+wails_tags = $(strip $(shell cat .cache/wails-tags 2>/dev/null))
+
+.PHONY: deps bindings build run test test-go test-frontend smoke bench clean
+
+deps:
+	@scripts/deps.sh
+
+# The frontend imports the TypeScript bindings Wails generates from App's
+# methods (frontend/wailsjs, not committed). `wails build` regenerates them on
+# every build; frontend tests run without a build, so they get them here,
+# regenerated whenever the Go side changed.
+BINDINGS := frontend/wailsjs/go/app/App.d.ts
+$(BINDINGS): main.go $(wildcard app/*.go) | deps
+	$(WAILS) generate module -nocolour $(if $(wails_tags),-tags "$(wails_tags)")
+	@touch $@
+
+bindings: $(BINDINGS)
+
+# -m and -nosyncgomod: `wails build` would otherwise run `go mod tidy` and
+# rewrite go.mod; dependency changes are made by hand in this project.
+build: deps
+	$(WAILS) build -m -nosyncgomod -trimpath -o loupe \
+	  -ldflags "$(LDFLAGS)" $(if $(wails_tags),-tags "$(wails_tags)")
+	@ls -lh $(BINARY)
+
+# Without a display there is nothing to show the window on: rather than start
+# it invisibly under Xvfb (where it would wait forever with no way to use it),
+# stop and say what to do instead.
+run: build
+	@if [[ -z "$${DISPLAY:-}" && -z "$${WAYLAND_DISPLAY:-}" ]]; then \
+	  echo "make run: no display (DISPLAY and WAYLAND_DISPLAY are unset)."; \
+	  echo "  On a desktop session, run make run there; over ssh, use ssh -X."; \
+	  echo "  Headless: xvfb-run -a $(BINARY)   (or make smoke for a screenshot)."; \
+	  exit 1; \
+	fi
+	./$(BINARY)
+
+test: deps
+	@$(MAKE) --no-print-directory test-go
+	@$(MAKE) --no-print-directory test-frontend
+	@$(MAKE) --no-print-directory smoke
+
+test-go:
+	@if [[ -f scripts/test-go.sh ]]; then bash scripts/test-go.sh; \
+	else echo "test-go: scripts/test-go.sh not found, skipping"; fi
+
+test-frontend: $(BINDINGS)
+	npm --prefix frontend test -- --run
+
+# Builds the app, opens its window under Xvfb and saves .cache/shots/window.png
+# (and window-dark.png); fails if the window never appears or stays blank.
+smoke:
+	scripts/screenshot.sh
+
+bench: deps
+	@if [[ -f scripts/bench.sh ]]; then bash scripts/bench.sh; \
+	else echo "bench: scripts/bench.sh not found" >&2; exit 1; fi
+
+clean:
+	rm -rf build/bin .cache/shots
+	find frontend/dist -mindepth 1 ! -name .gitkeep -delete
