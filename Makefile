@@ -17,8 +17,9 @@ SHELL := bash
 .DELETE_ON_ERROR:
 MAKEFLAGS += --no-builtin-rules
 
-GOPATH  := $(shell go env GOPATH)
-WAILS   := $(GOPATH)/bin/wails
+# Where `go install` put the Wails CLI (scripts/deps.sh installs it there).
+GOBIN   := $(or $(shell go env GOBIN),$(firstword $(subst :, ,$(shell go env GOPATH)))/bin)
+WAILS   := $(GOBIN)/wails
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X github.com/loupeapp/loupe/app.version=$(VERSION)
 BINARY  := build/bin/loupe

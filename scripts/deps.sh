@@ -5,7 +5,7 @@
 #   - C toolchain, GTK 3 and WebKit2GTK headers (cgo build of the window)
 #   - Xvfb, ImageMagick and xdotool (window smoke test and screenshots)
 #   - Node.js and npm, only when `node` is missing
-#   - the Wails CLI, pinned, into $(go env GOPATH)/bin
+#   - the Wails CLI, pinned, into $(go env GOBIN) or $(go env GOPATH)/bin
 #   - the frontend's node_modules, from package-lock.json
 #
 # Idempotent: each step checks first and is skipped when already satisfied, so
@@ -116,7 +116,9 @@ fi
 # --- Wails CLI -------------------------------------------------------------
 
 command -v go >/dev/null || die "go not found: install the Go version go.mod names"
-wails="$(go env GOPATH)/bin/wails"
+gobin=$(go env GOBIN)
+[[ -n $gobin ]] || gobin="$(go env GOPATH | cut -d: -f1)/bin"
+wails="$gobin/wails" # where `go install` puts it; the Makefile looks there too
 if [[ ! -x $wails ]] || [[ $("$wails" version 2>/dev/null | head -n1) != "$WAILS_VERSION" ]]; then
   log "go install wails@$WAILS_VERSION"
   go install "github.com/wailsapp/wails/v2/cmd/wails@$WAILS_VERSION"
