@@ -22,11 +22,15 @@ const (
 )
 
 // Profile computes the row count and per-column statistics of table (in
-// schema main) on c, so it sees uncommitted work of c's transaction. It
+// schema main) on c. Call it on committed data: inside the transaction
+// that wrote the table DuckDB has no stored statistics yet, and every
+// figure is computed the slow way. It
 // makes at most four passes: DuckDB's stored statistics, one aggregate,
-// one GROUPING SETS for frequent values, and a few sample rows.
+// one GROUPING SETS for frequent values, and a few sample rows. Text
+// columns with many distinct values get no min/max: it would cost a full
+// sort-free scan of every string for a value nobody reads.
 func Profile(ctx context.Context, c Conn, table string) (int64, []Column, error) {
-	cols, err := describe(ctx, c, table)
+	cols, err := Describe(ctx, c, table)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -34,8 +38,8 @@ func Profile(ctx context.Context, c Conn, table string) (int64, []Column, error)
 		return 0, cols, nil
 	}
 	ident := quoteIdent(table)
-	approx := storedDistinct(ctx, c, ident, cols)
-	rows, err := aggregate(ctx, c, ident, cols, approx)
+	have := storedStats(ctx, c, ident, cols)
+	rows, err := aggregate(ctx, c, ident, cols, have)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -48,7 +52,8 @@ func Profile(ctx context.Context, c Conn, table string) (int64, []Column, error)
 	return rows, cols, nil
 }
 
-func describe(ctx context.Context, c Conn, table string) ([]Column, error) {
+// Describe returns table's columns and types, without statistics.
+func Describe(ctx context.Context, c Conn, table string) ([]Column, error) {
 	q := "SELECT column_name, data_type FROM duckdb_columns() WHERE database_name = current_database() AND schema_name = 'main' AND table_name = $1 ORDER BY column_index"
 	var cols []Column
 	err := each(ctx, c, q, []any{table}, func(v []driver.Value) {
@@ -60,56 +65,84 @@ func describe(ctx context.Context, c Conn, table string) ([]Column, error) {
 	return cols, nil
 }
 
-var approxUnique = regexp.MustCompile(`\[Approx Unique: (\d+)\]`)
+var (
+	approxUnique = regexp.MustCompile(`\[Approx Unique: (\d+)\]`)
+	minMax       = regexp.MustCompile(`^\[Min: (.*), Max: (.*?)\]\[`)
+	noNulls      = regexp.MustCompile(`\[Has Null: false`)
+)
 
-// storedDistinct reads DuckDB's own distinct-count estimates, kept with a
-// native table's storage, through the stats() function. It reports which
-// columns got one; views over files have none and are counted instead.
-func storedDistinct(ctx context.Context, c Conn, ident string, cols []Column) []bool {
-	got := make([]bool, len(cols))
+// stored is what DuckDB's own statistics already know about a column.
+type stored struct {
+	distinct, minMax, noNulls bool
+}
+
+// storedStats reads the statistics DuckDB keeps with a native table's
+// storage (distinct-count estimate, min/max, whether NULLs occur) through
+// the stats() function, so that the aggregate pass can skip them. Views
+// over files have fewer and are computed instead. Text min/max are not
+// taken from here: DuckDB keeps only a prefix of them.
+func storedStats(ctx context.Context, c Conn, ident string, cols []Column) []stored {
+	got := make([]stored, len(cols))
 	parts := make([]string, len(cols))
 	for i, col := range cols {
 		parts[i] = "stats(" + quoteIdent(col.Name) + ")"
 	}
 	_ = each(ctx, c, "SELECT "+strings.Join(parts, ", ")+" FROM "+ident+" LIMIT 1", nil, func(v []driver.Value) {
 		for i := range cols {
-			if m := approxUnique.FindStringSubmatch(str(v[i])); m != nil {
-				n, err := strconv.ParseInt(m[1], 10, 64)
-				if err == nil {
-					cols[i].Distinct, got[i] = n, true
+			st := str(v[i])
+			if m := approxUnique.FindStringSubmatch(st); m != nil {
+				if n, err := strconv.ParseInt(m[1], 10, 64); err == nil {
+					cols[i].Distinct, got[i].distinct = n, true
 				}
 			}
+			if m := minMax.FindStringSubmatch(st); m != nil && m[1] != "NULL" && !isText(cols[i].Type) && orderable(cols[i].Type) {
+				lo, hi := m[1], m[2]
+				cols[i].Min, cols[i].Max, got[i].minMax = &lo, &hi, true
+			}
+			got[i].noNulls = noNulls.MatchString(st)
 		}
 	})
 	return got
 }
 
-func aggregate(ctx context.Context, c Conn, ident string, cols []Column, haveDistinct []bool) (int64, error) {
+// aggregate counts rows and NULLs and computes what storedStats lacked,
+// in one pass. Min/max of text columns come from topValues instead.
+func aggregate(ctx context.Context, c Conn, ident string, cols []Column, have []stored) (int64, error) {
 	parts := []string{"count(*)"}
+	type slot struct{ col, kind int }
+	var slots []slot
+	add := func(expr string, col, kind int) {
+		parts = append(parts, expr)
+		slots = append(slots, slot{col, kind})
+	}
 	for i, col := range cols {
 		q := quoteIdent(col.Name)
-		parts = append(parts, "count("+q+")")
-		if orderable(col.Type) {
-			parts = append(parts, "min("+q+")::VARCHAR", "max("+q+")::VARCHAR")
-		} else {
-			parts = append(parts, "NULL", "NULL")
+		if !have[i].noNulls {
+			add("count("+q+")", i, 0)
 		}
-		if haveDistinct[i] {
-			parts = append(parts, "NULL")
-		} else {
-			parts = append(parts, "approx_count_distinct("+q+")")
+		if !have[i].minMax && orderable(col.Type) && !isText(col.Type) {
+			add("min("+q+")::VARCHAR", i, 1)
+			add("max("+q+")::VARCHAR", i, 2)
+		}
+		if !have[i].distinct {
+			add("approx_count_distinct("+q+")", i, 3)
 		}
 	}
 	var total int64
+	counted := make([]bool, len(cols))
 	err := each(ctx, c, "SELECT "+strings.Join(parts, ", ")+" FROM "+ident, nil, func(v []driver.Value) {
 		total = num(v[0])
-		for i := range cols {
-			base := 1 + i*4
-			cols[i].Nulls = total - num(v[base])
-			cols[i].Min = strPtr(v[base+1])
-			cols[i].Max = strPtr(v[base+2])
-			if !haveDistinct[i] {
-				cols[i].Distinct = num(v[base+3])
+		for k, s := range slots {
+			x := v[k+1]
+			switch s.kind {
+			case 0:
+				cols[s.col].Nulls, counted[s.col] = total-num(x), true
+			case 1:
+				cols[s.col].Min = strPtr(x)
+			case 2:
+				cols[s.col].Max = strPtr(x)
+			case 3:
+				cols[s.col].Distinct = num(x)
 			}
 		}
 	})
@@ -123,6 +156,10 @@ func aggregate(ctx context.Context, c Conn, ident string, cols []Column, haveDis
 		}
 	}
 	return total, nil
+}
+
+func isText(typ string) bool {
+	return typ == "VARCHAR" || strings.HasPrefix(typ, "ENUM")
 }
 
 // topValues fills Top for columns with few distinct values, in one pass.
@@ -159,6 +196,13 @@ func topValues(ctx context.Context, c Conn, ident string, cols []Column) error {
 	}
 	for _, i := range pick {
 		t := cols[i].Top
+		if isText(cols[i].Type) && len(t) > 0 {
+			lo, hi := t[0].Value, t[0].Value
+			for _, v := range t {
+				lo, hi = min(lo, v.Value), max(hi, v.Value)
+			}
+			cols[i].Min, cols[i].Max = strPtr(lo), strPtr(hi)
+		}
 		sort.Slice(t, func(a, b int) bool {
 			if t[a].Count != t[b].Count {
 				return t[a].Count > t[b].Count

@@ -100,6 +100,9 @@ func (l *Loader) Load(ctx context.Context, path string, opt Options) ([]catalog.
 		}
 		return nil, err
 	}
+	if err := l.profile(ctx, src, out); err != nil {
+		return nil, err
+	}
 	l.log.Info("loaded", "file", src.path, "datasets", len(out), "elapsed", time.Since(start))
 	src.report(Progress{Phase: "done", Percent: 100, Bytes: src.info.Size()})
 	return out, nil
@@ -203,14 +206,16 @@ func restart(ctx context.Context, c *duckdb.Conn, name string) error {
 	return replaceObject(ctx, c, name)
 }
 
-// finish profiles the new table or view and records it, in c's transaction.
+// finish records the new table or view in c's transaction with its
+// columns and row count. Statistics come after the commit (see profile):
+// DuckDB only has its stored statistics for committed data.
 func finish(ctx context.Context, c *duckdb.Conn, src *source, d *catalog.Dataset, started time.Time) error {
-	src.report(Progress{Table: d.Name, Phase: "profiling", Percent: -1})
-	rows, cols, err := catalog.Profile(ctx, c, d.Name)
+	cols, err := catalog.Describe(ctx, c, d.Name)
 	if err != nil {
-		return fmt.Errorf("profile %s: %w", d.Name, err)
+		return err
 	}
-	d.Rows, d.Columns = rows, cols
+	_ = each(ctx, c, "SELECT count(*) FROM "+duck.QuoteIdent(d.Name), func(v []any) { d.Rows = toInt(v[0]) })
+	d.Columns = cols
 	d.Source = src.path
 	d.SizeBytes = src.info.Size()
 	d.ModTime = src.info.ModTime().UTC()
@@ -219,8 +224,30 @@ func finish(ctx context.Context, c *duckdb.Conn, src *source, d *catalog.Dataset
 	if src.kind.warning != "" {
 		d.Warnings = append([]string{src.kind.warning}, d.Warnings...)
 	}
-	if rows == 0 {
+	if d.Rows == 0 {
 		d.Warnings = append(d.Warnings, "the table has no rows (only a header or an empty sheet)")
 	}
 	return catalog.Put(ctx, c, *d)
+}
+
+// profile computes the statistics of freshly committed datasets and
+// records them. The data is already loaded, so this runs to the end even
+// if ctx is cancelled; it takes a fraction of the load's time.
+func (l *Loader) profile(ctx context.Context, src *source, ds []catalog.Dataset) error {
+	ctx = context.WithoutCancel(ctx)
+	return l.eng.Write(ctx, func(c *duckdb.Conn) error {
+		for i := range ds {
+			d := &ds[i]
+			src.report(Progress{Table: d.Name, Phase: "profiling", Percent: -1})
+			rows, cols, err := catalog.Profile(ctx, c, d.Name)
+			if err != nil {
+				return fmt.Errorf("profile %s: %w", d.Name, err)
+			}
+			d.Rows, d.Columns = rows, cols
+			if err := catalog.Put(ctx, c, *d); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }

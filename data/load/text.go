@@ -234,13 +234,19 @@ func rejected(ctx context.Context, c *duckdb.Conn) (string, error) {
 	return fmt.Sprintf("%d malformed rows were skipped (first at line %s: %s)", n, first, detail), nil
 }
 
-// checkCSVShape refuses a "table" DuckDB made from a file with no data.
+// checkCSVShape refuses a "table" DuckDB made from a file with no data:
+// a single unnamed column holding nothing but NULLs.
 func checkCSVShape(ctx context.Context, c *duckdb.Conn, src *source, name string) error {
-	var cols int
-	var rows int64
-	_ = each(ctx, c, "SELECT count(*) FROM duckdb_columns() WHERE database_name = current_database() AND schema_name = 'main' AND table_name = "+duck.QuoteString(name), func(v []any) { cols = int(toInt(v[0])) })
-	_ = each(ctx, c, "SELECT count(*) FROM "+duck.QuoteIdent(name), func(v []any) { rows = toInt(v[0]) })
-	if cols <= 1 && rows == 0 && src.info.Size() < 16 {
+	var cols []string
+	_ = each(ctx, c, "SELECT column_name FROM duckdb_columns() WHERE database_name = current_database() AND schema_name = 'main' AND table_name = "+duck.QuoteString(name), func(v []any) {
+		cols = append(cols, fmt.Sprint(v[0]))
+	})
+	if len(cols) != 1 || cols[0] != "column0" {
+		return nil
+	}
+	var values int64
+	_ = each(ctx, c, "SELECT count(column0) FROM "+duck.QuoteIdent(name), func(v []any) { values = toInt(v[0]) })
+	if values == 0 {
 		return fileErr(src.path, "the file holds no data (only blank lines)", "check that the right file was saved", nil)
 	}
 	return nil
