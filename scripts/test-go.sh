@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Go tests: vet, then every package. Test material from outside the project
+# (csvkit's examples, Chinook, nyc.duckdb) is read from shared/datasets
+# beside the repository, or from $LOUPE_SHARED_DATASETS.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [[ -z "${LOUPE_SHARED_DATASETS:-}" ]]; then
+  for d in ../shared/datasets ../../shared/datasets; do
+    if [[ -d $d ]]; then export LOUPE_SHARED_DATASETS=$(cd "$d" && pwd); break; fi
+  done
+fi
+if [[ -z "${LOUPE_SHARED_DATASETS:-}" ]]; then
+  echo "test-go: shared/datasets not found beside the repository; set LOUPE_SHARED_DATASETS" >&2
+  exit 1
+fi
+tags=$(cat .cache/wails-tags 2>/dev/null || true)
+echo "== go vet"
+go vet ${tags:+-tags "$tags"} ./...
+echo "== go test"
+go test ${tags:+-tags "$tags"} -count=1 -timeout 20m ./...
