@@ -2,7 +2,12 @@ module github.com/loupeapp/loupe
 
 go 1.26
 
-require github.com/duckdb/duckdb-go/v2 v2.10506.0
+require (
+	github.com/duckdb/duckdb-go/v2 v2.10506.0
+	github.com/wailsapp/wails/v2 v2.12.0
+	github.com/xuri/excelize/v2 v2.9.1
+	modernc.org/sqlite v1.38.2
+)
 
 require (
 	git.sr.ht/~jackmordaunt/go-toast/v2 v2.0.3 // indirect
@@ -48,9 +53,7 @@ require (
 	github.com/valyala/fasttemplate v1.2.2 // indirect
 	github.com/wailsapp/go-webview2 v1.0.22 // indirect
 	github.com/wailsapp/mimetype v1.4.1 // indirect
-	github.com/wailsapp/wails/v2 v2.12.0 // indirect
 	github.com/xuri/efp v0.0.1 // indirect
-	github.com/xuri/excelize/v2 v2.9.1 // indirect
 	github.com/xuri/nfp v0.0.1 // indirect
 	github.com/zeebo/xxh3 v1.1.0 // indirect
 	golang.org/x/crypto v0.47.0 // indirect
@@ -66,5 +69,4 @@ require (
 	modernc.org/libc v1.66.3 // indirect
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.11.0 // indirect
-	modernc.org/sqlite v1.38.2 // indirect
 )
