@@ -31,9 +31,9 @@ const (
 	sqliteCodeNotADB   = 26
 )
 
-// statColumns bounds how many columns one statistics query covers, so that
-// its result stays under SQLite's limit of 2000 result columns.
-const statColumns = 200
+// sampleRows is how many rows of each table choose the column types the
+// copy starts with.
+const sampleRows = 1000
 
 // errNoColumns marks an object SQLite lists but describes without columns.
 var errNoColumns = errors.New("it has no columns")
@@ -43,9 +43,10 @@ var errNoColumns = errors.New("it has no columns")
 type sqliteStats struct {
 	ints, reals, texts, blobs int64
 	bools                     int64 // integers 0 or 1
-	dates                     int64 // texts that are valid ISO dates or date-times
+	dates                     int64 // texts that are ISO dates or date-times
 	withTime                  int64 // of those, ones with a time of day other than midnight
-	times                     int64 // texts that are valid times of day
+	times                     int64 // texts that are times of day
+	invalid                   int64 // texts with invalid UTF-8 (replaced when copied)
 }
 
 func (s sqliteStats) nonNull() int64 { return s.ints + s.reals + s.texts + s.blobs }
@@ -54,14 +55,15 @@ func (s sqliteStats) nonNull() int64 { return s.ints + s.reals + s.texts + s.blo
 type sqliteCol struct {
 	name   string // as in SQLite
 	decl   string // declared type, "" when none
-	target string // DuckDB type
+	want   string // DuckDB type the declaration asks for (declaredType)
+	target string // DuckDB type of the column being copied
 	stats  sqliteStats
+	misfit bool // a value did not fit target in the current pass
 }
 
 // sqliteObj is a table or view of the database being loaded.
 type sqliteObj struct {
 	name     string
-	view     bool
 	rows     int64
 	cols     []sqliteCol
 	warnings []string
@@ -71,8 +73,8 @@ type sqliteObj struct {
 // tables, one dataset each (Part is the SQLite name), in one transaction so
 // that either all of them are loaded or none. The file is opened read-only
 // (and immutable when no write-ahead log is pending), so it is never
-// changed. Column types follow the declared types, checked against the
-// values: SQLite lets any column hold any value, and a column whose values
+// changed. Column types follow the declared types, checked against every
+// value: SQLite lets any column hold any value, and a column whose values
 // do not fit its declared type gets the narrowest type that holds them all,
 // with a warning. Views or virtual tables SQLite itself cannot read (a
 // missing table or module) are skipped with a warning.
@@ -167,18 +169,16 @@ func sqliteDSN(path string, immutable bool) string {
 // columns, row counts and chosen types. skipped describes the objects
 // SQLite could not read.
 func sqliteSchema(ctx context.Context, db *sql.DB, src *source) (objs []sqliteObj, skipped []string, err error) {
-	rows, err := db.QueryContext(ctx, "SELECT name, type FROM sqlite_master WHERE type IN ('table', 'view') AND substr(name, 1, 7) <> 'sqlite_' ORDER BY type = 'view', name")
+	rows, err := db.QueryContext(ctx, "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND substr(name, 1, 7) <> 'sqlite_' ORDER BY type = 'view', name")
 	if err != nil {
 		return nil, nil, sqliteErr(src.path, "", err)
 	}
 	for rows.Next() {
 		var o sqliteObj
-		var typ string
-		if err := rows.Scan(&o.name, &typ); err != nil {
+		if err := rows.Scan(&o.name); err != nil {
 			rows.Close()
 			return nil, nil, sqliteErr(src.path, "", err)
 		}
-		o.view = typ == "view"
 		objs = append(objs, o)
 	}
 	rows.Close()
@@ -203,7 +203,8 @@ func sqliteSchema(ctx context.Context, db *sql.DB, src *source) (objs []sqliteOb
 	return kept, skipped, nil
 }
 
-// describeSQLite fills o's columns, row count and column types.
+// describeSQLite fills o's columns, row count and starting column types
+// (from the declarations and the first sampleRows rows).
 func describeSQLite(ctx context.Context, db *sql.DB, o *sqliteObj) error {
 	rows, err := db.QueryContext(ctx, "SELECT name, type FROM pragma_table_info(?) ORDER BY cid", o.name)
 	if err != nil {
@@ -215,6 +216,7 @@ func describeSQLite(ctx context.Context, db *sql.DB, o *sqliteObj) error {
 			rows.Close()
 			return err
 		}
+		c.want = declaredType(c.decl)
 		o.cols = append(o.cols, c)
 	}
 	rows.Close()
@@ -224,70 +226,51 @@ func describeSQLite(ctx context.Context, db *sql.DB, o *sqliteObj) error {
 	if len(o.cols) == 0 {
 		return errNoColumns
 	}
-	if err := countSQLite(ctx, db, o); err != nil {
+	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM "+quoteSQLite(o.name)).Scan(&o.rows); err != nil {
 		return err
 	}
-	var refit []string
-	for i := range o.cols {
-		if w := o.cols[i].choose(); w != "" {
-			refit = append(refit, w)
+	err = scanSQLite(ctx, db, o, fmt.Sprintf(" LIMIT %d", sampleRows), func(vals []any) error {
+		for i, v := range vals {
+			o.cols[i].take(v)
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
-	if len(refit) > 0 {
-		o.warnings = append(o.warnings, "columns whose values do not all fit their declared type were given one that holds them: "+strings.Join(refit, ", "))
+	for i := range o.cols {
+		o.cols[i].choose()
 	}
 	return nil
 }
 
-// countSQLite counts o's rows and its columns' values by kind, in one pass
-// per statColumns columns.
-func countSQLite(ctx context.Context, db *sql.DB, o *sqliteObj) error {
-	for start := 0; start < len(o.cols); start += statColumns {
-		cols := o.cols[start:min(start+statColumns, len(o.cols))]
-		exprs := []string{"count(*)"}
-		for _, c := range cols {
-			exprs = append(exprs, statExprs(c)...)
-		}
-		per := (len(exprs) - 1) / len(cols)
-		vals := make([]any, len(exprs))
-		ptrs := make([]any, len(exprs))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		q := "SELECT " + strings.Join(exprs, ", ") + " FROM " + quoteSQLite(o.name)
-		if err := db.QueryRowContext(ctx, q).Scan(ptrs...); err != nil {
+// scanSQLite reads o's columns, as stored, and calls fn with each row.
+// The unary + keeps each value but drops its declared type, so that the
+// driver does not turn texts into times on its own.
+func scanSQLite(ctx context.Context, db *sql.DB, o *sqliteObj, tail string, fn func([]any) error) error {
+	exprs := make([]string, len(o.cols))
+	for i, c := range o.cols {
+		exprs[i] = "+" + quoteSQLite(c.name)
+	}
+	rows, err := db.QueryContext(ctx, "SELECT "+strings.Join(exprs, ", ")+" FROM "+quoteSQLite(o.name)+tail)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	vals := make([]any, len(o.cols))
+	ptrs := make([]any, len(o.cols))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
 			return err
 		}
-		o.rows = toInt(vals[0])
-		for i := range cols {
-			v := vals[1+i*per : 1+(i+1)*per]
-			cols[i].stats = sqliteStats{ints: toInt(v[0]), reals: toInt(v[1]), texts: toInt(v[2]), blobs: toInt(v[3]),
-				bools: toInt(v[4]), dates: toInt(v[5]), withTime: toInt(v[6]), times: toInt(v[7])}
+		if err := fn(vals); err != nil {
+			return err
 		}
 	}
-	return nil
-}
-
-// statExprs are the aggregates that fill a column's sqliteStats, in order.
-func statExprs(c sqliteCol) []string {
-	q := quoteSQLite(c.name)
-	isText := "typeof(" + q + ") = 'text'"
-	isDate := isText + " AND " + q + " GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*' AND date(julianday(" + q + ")) = substr(" + q + ", 1, 10)"
-	sum := func(cond string) string { return "sum(" + cond + ")" }
-	out := []string{
-		sum("typeof(" + q + ") = 'integer'"), sum("typeof(" + q + ") = 'real'"), sum(isText), sum("typeof(" + q + ") = 'blob'"),
-		"0", "0", "0", "0",
-	}
-	switch declaredType(c.decl) {
-	case "BOOLEAN":
-		out[4] = sum("typeof(" + q + ") = 'integer' AND " + q + " IN (0, 1)")
-	case "DATE", "TIMESTAMP":
-		out[5] = sum(isDate)
-		out[6] = sum(isDate + " AND time(" + q + ") <> '00:00:00'")
-	case "TIME":
-		out[7] = sum(isText + " AND " + q + " GLOB '[0-2][0-9]:[0-5][0-9]*' AND time(" + q + ") IS NOT NULL")
-	}
-	return out
+	return rows.Err()
 }
 
 // declaredType maps a SQLite declared type to a DuckDB type by SQLite's
@@ -317,51 +300,45 @@ func declaredType(decl string) string {
 	return "DOUBLE" // NUMERIC, DECIMAL(p,s) and other numeric affinities
 }
 
-// choose sets the column's DuckDB type from its declaration and its
-// values, and describes the change when the declaration did not fit.
-func (c *sqliteCol) choose() string {
-	want := declaredType(c.decl)
+// choose sets the column's DuckDB type from its declaration and the values
+// counted so far: the declared type when they all fit it, else the
+// narrowest type that holds them. More values only ever widen the choice
+// (BOOLEAN → BIGINT → DOUBLE → VARCHAR, DATE → TIMESTAMP → VARCHAR), so a
+// copy that restarts with a wider type ends.
+func (c *sqliteCol) choose() {
 	s := c.stats
 	if s.nonNull() == 0 {
-		c.target = want
-		if want == "" {
+		c.target = c.want
+		if c.want == "" {
 			c.target = "VARCHAR"
 		}
-		return ""
+		return
 	}
-	ok := false
-	switch want {
-	case "":
-		c.target = s.narrowest()
-		return ""
+	fits := false
+	switch c.want {
 	case "BIGINT":
-		ok = s.nonNull() == s.ints
+		fits = s.nonNull() == s.ints
 	case "DOUBLE":
-		ok = s.nonNull() == s.ints+s.reals
+		fits = s.nonNull() == s.ints+s.reals
 	case "BOOLEAN":
-		ok = s.nonNull() == s.bools
+		fits = s.nonNull() == s.bools
 	case "DATE", "TIMESTAMP":
-		ok = s.nonNull() == s.dates
-		if ok && s.withTime > 0 {
-			want = "TIMESTAMP"
-		}
+		fits = s.nonNull() == s.dates
 	case "TIME":
-		ok = s.nonNull() == s.times
+		fits = s.nonNull() == s.times
 	case "VARCHAR":
-		ok = true
+		fits = true
 	case "BLOB":
-		if s.blobs == 0 {
-			c.target = s.narrowest()
-			return ""
-		}
-		ok = true
+		fits = s.blobs > 0 // texts and numbers are kept as their bytes
 	}
-	if ok {
-		c.target = want
-		return ""
+	switch {
+	case !fits:
+		c.target = s.narrowest()
+	case c.want == "DATE" && s.withTime > 0:
+		c.target = "TIMESTAMP"
+	default:
+		c.target = c.want
 	}
-	c.target = s.narrowest()
-	return fmt.Sprintf("%q (declared %s) as %s", c.name, c.decl, c.target)
 }
 
 // narrowest is the narrowest DuckDB type that holds every value counted.
@@ -377,21 +354,132 @@ func (s sqliteStats) narrowest() string {
 	return "VARCHAR"
 }
 
-// selectExpr is what is read from SQLite for the column: dates normalised
-// by SQLite's own date functions, everything else as stored. The unary +
-// keeps the value but drops the declared type, so that the driver does not
-// turn texts into times on its own.
-func (c sqliteCol) selectExpr() string {
-	q := quoteSQLite(c.name)
-	switch c.target {
-	case "DATE":
-		return "date(" + q + ")"
-	case "TIMESTAMP":
-		return "strftime('%Y-%m-%d %H:%M:%f', " + q + ")"
-	case "TIME":
-		return "strftime('%H:%M:%f', " + q + ")"
+// refit describes a column whose type is not the one declared, or "" when
+// it is (or when the change loses nothing worth a warning: a DATE column
+// with times of day, a BLOB column of texts).
+func (c sqliteCol) refit() string {
+	if c.want == "" || c.want == c.target || c.want == "BLOB" || (c.want == "DATE" && c.target == "TIMESTAMP") {
+		return ""
 	}
-	return "+" + q
+	return fmt.Sprintf("%q (declared %s) as %s", c.name, c.decl, c.target)
+}
+
+// take counts v in the column's statistics and returns it converted for
+// the column's type, or ok=false when it does not fit that type.
+func (c *sqliteCol) take(v any) (out driver.Value, ok bool) {
+	switch x := v.(type) {
+	case nil:
+		return nil, true
+	case int64:
+		c.stats.ints++
+		if x == 0 || x == 1 {
+			c.stats.bools++
+		}
+		switch c.target {
+		case "BIGINT":
+			return x, true
+		case "DOUBLE":
+			return float64(x), true
+		case "BOOLEAN":
+			return x != 0, x == 0 || x == 1
+		}
+	case float64:
+		c.stats.reals++
+		if c.target == "DOUBLE" {
+			return x, true
+		}
+	case string:
+		c.stats.texts++
+		if t, kind := c.parseText(x); kind != notTime {
+			switch c.target {
+			case "DATE":
+				return t, kind == dateOnly
+			case "TIMESTAMP":
+				return t, kind == dateOnly || kind == dateAndTime
+			case "TIME":
+				return t, kind == clockTime
+			}
+		}
+	case []byte:
+		c.stats.blobs++
+		if c.target == "BLOB" {
+			return x, true
+		}
+	}
+	switch c.target {
+	case "VARCHAR":
+		s := sqliteText(v)
+		if !utf8.ValidString(s) {
+			c.stats.invalid++
+			s = strings.ToValidUTF8(s, "\uFFFD")
+		}
+		return s, true
+	case "BLOB":
+		return []byte(sqliteText(v)), true
+	}
+	return nil, false
+}
+
+// timeKind is what parseText found in a text.
+type timeKind int
+
+const (
+	notTime     timeKind = iota
+	dateOnly             // a date, or a date-time at midnight
+	dateAndTime          // a date-time
+	clockTime            // a time of day
+)
+
+var (
+	dateLayouts = []string{"2006-01-02 15:04:05", "2006-01-02T15:04:05", "2006-01-02 15:04", "2006-01-02T15:04",
+		"2006-01-02T15:04:05Z07:00", "2006-01-02 15:04:05Z07:00"}
+	clockLayouts = []string{"15:04:05", "15:04"}
+)
+
+// parseText reads an ISO date, date-time (fractions of a second and a zone
+// allowed, converted to UTC) or time of day, for the columns declared as
+// dates or times only, and counts what it found.
+func (c *sqliteCol) parseText(s string) (time.Time, timeKind) {
+	switch c.want {
+	case "DATE", "TIMESTAMP":
+		t, ok := parseDate(s)
+		if !ok {
+			return t, notTime
+		}
+		c.stats.dates++
+		if t.Hour() == 0 && t.Minute() == 0 && t.Second() == 0 && t.Nanosecond() == 0 {
+			return t, dateOnly
+		}
+		c.stats.withTime++
+		return t, dateAndTime
+	case "TIME":
+		if len(s) < 5 || s[2] != ':' {
+			return time.Time{}, notTime
+		}
+		for _, layout := range clockLayouts {
+			if t, err := time.Parse(layout, s); err == nil {
+				c.stats.times++
+				return t, clockTime
+			}
+		}
+	}
+	return time.Time{}, notTime
+}
+
+func parseDate(s string) (time.Time, bool) {
+	if len(s) < 10 || s[4] != '-' || s[7] != '-' {
+		return time.Time{}, false
+	}
+	if len(s) == 10 {
+		t, err := time.Parse("2006-01-02", s)
+		return t, err == nil
+	}
+	for _, layout := range dateLayouts {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t.UTC(), true
+		}
+	}
+	return time.Time{}, false
 }
 
 // copySQLite creates and fills one DuckDB table per object in a single
@@ -409,20 +497,21 @@ func (l *Loader) copySQLite(ctx context.Context, src *source, db *sql.DB, objs [
 		if err != nil {
 			return err
 		}
-		var done int64
-		for _, o := range objs {
+		var done, reported int64
+		for i := range objs {
+			o := &objs[i]
 			d := catalog.Dataset{Name: n.pick(sqlName(o.name), src.path, o.name), Kind: string(SQLite), Part: o.name, Storage: "table"}
-			d.Warnings = append(d.Warnings, o.warnings...)
 			report := func(rows int64) {
-				src.report(Progress{Table: d.Name, Phase: "reading", Percent: percent(done+rows, total), Rows: uint64(done + rows)})
+				// A restarted copy does not move the bar back.
+				if done+rows >= reported {
+					reported = done + rows
+					src.report(Progress{Table: d.Name, Phase: "reading", Percent: percent(reported, total), Rows: uint64(reported)})
+				}
 			}
-			invalid, err := copySQLiteObj(ctx, c, db, src, o, d.Name, report)
-			if err != nil {
+			if err := copySQLiteObj(ctx, c, db, src, o, d.Name, report); err != nil {
 				return err
 			}
-			if invalid > 0 {
-				d.Warnings = append(d.Warnings, fmt.Sprintf("%d texts were not valid UTF-8; their invalid bytes were replaced with �", invalid))
-			}
+			d.Warnings = append(d.Warnings, o.copyWarnings()...)
 			done += o.rows
 			if err := finish(ctx, c, src, &d, started); err != nil {
 				return err
@@ -446,134 +535,114 @@ func percent(done, total int64) float64 {
 	return min(100, 100*float64(done)/float64(total))
 }
 
-// copySQLiteObj replaces table name with o's rows, appended through
-// DuckDB's appender on c (inside c's transaction). It returns how many
-// texts had invalid UTF-8 replaced.
-func copySQLiteObj(ctx context.Context, c *duckdb.Conn, db *sql.DB, src *source, o sqliteObj, name string, report func(int64)) (int64, error) {
-	if err := replaceObject(ctx, c, name); err != nil {
-		return 0, err
+// copyWarnings are o's warnings from the schema and from the copy: types
+// that did not fit, texts that were not UTF-8.
+func (o *sqliteObj) copyWarnings() []string {
+	w := append([]string{}, o.warnings...)
+	var refit []string
+	var invalid int64
+	for _, c := range o.cols {
+		if r := c.refit(); r != "" {
+			refit = append(refit, r)
+		}
+		invalid += c.stats.invalid
 	}
-	names := uniqueColumns(o.cols)
-	defs := make([]string, len(o.cols))
-	exprs := make([]string, len(o.cols))
-	for i, col := range o.cols {
-		defs[i] = duck.QuoteIdent(names[i]) + " " + col.target
-		exprs[i] = col.selectExpr()
+	if len(refit) > 0 {
+		w = append(w, "columns whose values do not all fit their declared type were given one that holds them: "+strings.Join(refit, ", "))
 	}
-	if err := duck.Exec(ctx, c, "CREATE TABLE "+duck.QuoteIdent(name)+" ("+strings.Join(defs, ", ")+")"); err != nil {
-		return 0, fmt.Errorf("create %s: %w", name, err)
+	if invalid > 0 {
+		w = append(w, fmt.Sprintf("%d texts were not valid UTF-8; their invalid bytes were replaced with \uFFFD", invalid))
 	}
-	app, err := duckdb.NewAppender(c, "", "main", name)
-	if err != nil {
-		return 0, fmt.Errorf("append to %s: %w", name, err)
-	}
-	invalid, err := appendRows(ctx, app, db, src, o, strings.Join(exprs, ", "), report)
-	if cerr := app.Close(); err == nil && cerr != nil {
-		err = fmt.Errorf("append to %s: %w", name, cerr)
-	}
-	return invalid, err
+	return w
 }
 
-// appendRows reads o from SQLite and appends each row, converted to the
-// columns' DuckDB types.
-func appendRows(ctx context.Context, app *duckdb.Appender, db *sql.DB, src *source, o sqliteObj, exprs string, report func(int64)) (int64, error) {
-	rows, err := db.QueryContext(ctx, "SELECT "+exprs+" FROM "+quoteSQLite(o.name))
-	if err != nil {
-		return 0, sqliteErr(src.path, o.name, err)
-	}
-	defer rows.Close()
-	vals := make([]any, len(o.cols))
-	ptrs := make([]any, len(o.cols))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
-	row := make([]driver.Value, len(o.cols))
-	var n, invalid int64
-	for rows.Next() {
-		if err := rows.Scan(ptrs...); err != nil {
-			return invalid, sqliteErr(src.path, o.name, err)
+// copySQLiteObj replaces table name with o's rows, appended through
+// DuckDB's appender on c (inside c's transaction). When a value does not
+// fit its column's type, the copy starts over with that column widened
+// (see choose), so the table never holds a converted or lost value.
+func copySQLiteObj(ctx context.Context, c *duckdb.Conn, db *sql.DB, src *source, o *sqliteObj, name string, report func(int64)) error {
+	names := uniqueColumns(o.cols)
+	for {
+		defs := make([]string, len(o.cols))
+		for i := range o.cols {
+			col := &o.cols[i]
+			col.stats, col.misfit = sqliteStats{}, false
+			defs[i] = duck.QuoteIdent(names[i]) + " " + col.target
 		}
-		for i, v := range vals {
-			x, bad, err := convertSQLite(o.cols[i].target, v)
-			if err != nil {
-				return invalid, fileErr(src.path, fmt.Sprintf("table %q changed while it was read (column %q: %v)", o.name, o.cols[i].name, err), "close the program that writes to the database and load it again", err)
+		if err := replaceObject(ctx, c, name); err != nil {
+			return err
+		}
+		if err := duck.Exec(ctx, c, "CREATE TABLE "+duck.QuoteIdent(name)+" ("+strings.Join(defs, ", ")+")"); err != nil {
+			return fmt.Errorf("create %s: %w", name, err)
+		}
+		app, err := duckdb.NewAppender(c, "", "main", name)
+		if err != nil {
+			return fmt.Errorf("append to %s: %w", name, err)
+		}
+		misfit, err := appendRows(ctx, app, db, o, report)
+		if cerr := app.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("append to %s: %w", name, cerr)
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
 			}
-			if bad {
-				invalid++
+			if sqliteCode(err) != 0 {
+				return sqliteErr(src.path, o.name, err)
+			}
+			return err
+		}
+		if !misfit {
+			return nil
+		}
+		for i := range o.cols {
+			if o.cols[i].misfit {
+				o.cols[i].choose()
+			}
+		}
+	}
+}
+
+// errMisfit stops a copy at the first value that does not fit its column.
+var errMisfit = errors.New("a value does not fit its column's type")
+
+// appendRows reads o from SQLite and appends each row, converted to the
+// columns' DuckDB types, until a value does not fit (misfit, with the
+// columns concerned marked).
+func appendRows(ctx context.Context, app *duckdb.Appender, db *sql.DB, o *sqliteObj, report func(int64)) (misfit bool, err error) {
+	row := make([]driver.Value, len(o.cols))
+	var n int64
+	err = scanSQLite(ctx, db, o, "", func(vals []any) error {
+		for i, v := range vals {
+			x, ok := o.cols[i].take(v)
+			if !ok {
+				o.cols[i].misfit = true
+				misfit = true
 			}
 			row[i] = x
 		}
+		if misfit {
+			return errMisfit
+		}
 		if err := app.AppendRow(row...); err != nil {
-			return invalid, fmt.Errorf("append a row of %s: %w", o.name, err)
+			return fmt.Errorf("append a row of %s: %w", o.name, err)
 		}
 		n++
 		if n%progressEvery == 0 {
 			if err := ctx.Err(); err != nil {
-				return invalid, err
+				return err
 			}
 			report(n)
 		}
+		return nil
+	})
+	if errors.Is(err, errMisfit) {
+		return true, nil
 	}
-	if err := rows.Err(); err != nil {
-		return invalid, sqliteErr(src.path, o.name, err)
+	if err == nil {
+		report(n)
 	}
-	report(n)
-	return invalid, nil
-}
-
-// convertSQLite turns a value read from SQLite into one the appender takes
-// for a column of type target. bad reports invalid UTF-8 that was replaced.
-func convertSQLite(target string, v any) (out driver.Value, bad bool, err error) {
-	if v == nil {
-		return nil, false, nil
-	}
-	switch target {
-	case "BIGINT":
-		if i, ok := v.(int64); ok {
-			return i, false, nil
-		}
-	case "DOUBLE":
-		switch x := v.(type) {
-		case float64:
-			return x, false, nil
-		case int64:
-			return float64(x), false, nil
-		}
-	case "BOOLEAN":
-		if i, ok := v.(int64); ok {
-			return i != 0, false, nil
-		}
-	case "DATE", "TIMESTAMP", "TIME":
-		if s, ok := v.(string); ok {
-			return parseSQLiteTime(target, s)
-		}
-	case "BLOB":
-		switch x := v.(type) {
-		case []byte:
-			return x, false, nil
-		case string:
-			return []byte(x), false, nil
-		default:
-			return []byte(sqliteText(x)), false, nil
-		}
-	case "VARCHAR":
-		s := sqliteText(v)
-		if !utf8.ValidString(s) {
-			return strings.ToValidUTF8(s, "\uFFFD"), true, nil
-		}
-		return s, false, nil
-	}
-	return nil, false, fmt.Errorf("%T value %v does not fit %s", v, v, target)
-}
-
-// parseSQLiteTime parses what selectExpr's date functions return.
-func parseSQLiteTime(target, s string) (driver.Value, bool, error) {
-	layout := map[string]string{"DATE": "2006-01-02", "TIMESTAMP": "2006-01-02 15:04:05.000", "TIME": "15:04:05.000"}[target]
-	t, err := time.Parse(layout, s)
-	if err != nil {
-		return nil, false, err
-	}
-	return t, false, nil
+	return false, err
 }
 
 // sqliteText is how SQLite itself shows a value as text.

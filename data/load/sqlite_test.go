@@ -213,6 +213,48 @@ func TestSQLiteTypes(t *testing.T) {
 	compareRows(t, "totals", got, [][]string{{"3", "40", "x1"}})
 }
 
+// TestSQLiteLateMisfit has values that fit the declared types in the rows
+// sampled first and not after them: the copy starts over with the columns
+// widened, and progress never goes back.
+func TestSQLiteLateMisfit(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "late.sqlite")
+	sqliteExec(t, path,
+		`CREATE TABLE readings (n INTEGER, day DATE, v INTEGER)`,
+		`WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 20000)
+			INSERT INTO readings SELECT i, date('2024-01-01', '+' || (i % 300) || ' days'), i FROM c`,
+		`UPDATE readings SET day = '2024-05-05 12:30:00' WHERE n = 15000`,
+		`UPDATE readings SET v = 'overflow' WHERE n = 19999`,
+	)
+	w := openImportWS(t)
+	var mu sync.Mutex
+	var last uint64
+	ds, err := w.Loader.Load(context.Background(), path, load.Options{Progress: func(p load.Progress) {
+		mu.Lock()
+		defer mu.Unlock()
+		if p.Phase == "reading" {
+			if p.Rows < last {
+				t.Errorf("progress went back from %d to %d rows", last, p.Rows)
+			}
+			last = p.Rows
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := ds[0]
+	types := columnTypes(d)
+	if types["n"] != "BIGINT" || types["day"] != "TIMESTAMP" || types["v"] != "VARCHAR" || d.Rows != 20000 {
+		t.Errorf("types %v, %d rows; want n BIGINT, day TIMESTAMP, v VARCHAR, 20000 rows", types, d.Rows)
+	}
+	if warn := strings.Join(d.Warnings, "\n"); !strings.Contains(warn, `"v" (declared INTEGER) as VARCHAR`) || strings.Contains(warn, `"day"`) {
+		t.Errorf("warnings %q: want one for v only", d.Warnings)
+	}
+	got := queryAll(t, w, `SELECT n, day, v FROM readings WHERE n IN (1, 15000, 19999) ORDER BY n`)
+	compareRows(t, "readings", got, [][]string{
+		{"1", "2024-01-02T00:00:00", "1"}, {"15000", "2024-05-05T12:30:00", "15000"}, {"19999", "2024-07-18T00:00:00", "overflow"},
+	})
+}
+
 // TestSQLiteWAL reads a database in WAL mode whose latest rows are still
 // only in the -wal file, while another connection holds it open.
 func TestSQLiteWAL(t *testing.T) {
