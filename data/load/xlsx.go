@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -19,27 +20,37 @@ import (
 	"github.com/loupeapp/loupe/data/catalog"
 )
 
-// ISO number formats that replace a workbook's date and time formats while
-// it is read, so that dates reach DuckDB's CSV sniffer as DATE, TIMESTAMP
-// or TIME values whatever the author's locale or display format.
+// Number formats are rewritten in memory before a workbook is read (see
+// markFormats): excelize renders each cell through its number format, which
+// is slow for dates and shows numbers as the author formatted them. Date and
+// time formats become a plain serial number followed by dateMark and a
+// class letter, which stageSheet turns into ISO text; every other numeric
+// format becomes rawFormat, an id no format has, which excelize answers
+// with the stored value.
 const (
-	isoDate     = "yyyy-mm-dd"
-	isoDateTime = "yyyy-mm-dd hh:mm:ss"
-	isoTime     = "hh:mm:ss"
-	isoElapsed  = "[h]:mm:ss"
+	dateMark  = "\uE000" // a private-use character, not found in real text
+	rawFormat = -1
 )
 
 // progressEvery is how many rows pass between two progress reports (and
 // cancellation checks) while a sheet or a table is copied.
 const progressEvery = 4096
 
-// stagedSheet is one non-empty sheet converted to a CSV in the import folder.
+// stagedSheet is one sheet converted to a CSV in the import folder; path
+// is empty when the sheet holds nothing.
 type stagedSheet struct {
 	sheet     string
 	path      string
 	rows      int64 // data rows, not counting the header
 	errors    int64 // cells holding an Excel error (#N/A, #DIV/0!, …) left empty
 	multiline bool  // some field holds a line break
+}
+
+// workbook is an open .xlsx file, prepared for reading (see markFormats).
+type workbook struct {
+	f        *excelize.File
+	date1904 bool // serial dates count from 1904-01-01
+	sheets   []string
 }
 
 // loadXLSX loads every non-empty sheet of an Excel workbook as a native
@@ -50,73 +61,77 @@ type stagedSheet struct {
 // a workbook with no data at all, an encrypted one and a damaged one are
 // *FileErrors.
 func (l *Loader) loadXLSX(ctx context.Context, src *source) ([]catalog.Dataset, error) {
-	f, err := openWorkbook(src.path)
+	wb, err := openWorkbook(src.path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	if err := isoFormats(f); err != nil {
-		return nil, fileErr(src.path, "the workbook's styles are damaged: "+err.Error(), "open it in Excel or LibreOffice and save it again as .xlsx", err)
-	}
-	sheets := f.GetSheetList()
-	base := baseNoExt(src.path)
+	defer wb.f.Close()
 	var staged []string
 	defer func() {
 		for _, p := range staged {
 			_ = os.Remove(p)
 		}
 	}()
-	started := time.Now()
 	var out []catalog.Dataset
 	err = l.commit(ctx, func(c *duckdb.Conn) error {
-		out = out[:0]
-		n, err := newNamer(ctx, c)
-		if err != nil {
-			return err
-		}
-		var empty []string
-		var written int64
-		for _, sheet := range sheets {
-			d := catalog.Dataset{Name: n.pick(sheetName(base, sheet, len(sheets)), src.path, sheet), Kind: string(XLSX), Part: sheet, Storage: "table"}
-			dst := stagedPath(l.eng.ImportDir(), d.Name, src.path, ".csv")
-			staged = append(staged, dst)
-			s, err := stageSheet(ctx, f, sheet, dst, func(rows int64) {
-				src.report(Progress{Table: d.Name, Phase: "reading", Percent: -1, Rows: uint64(written + rows)})
-			})
-			if err != nil {
-				return sheetErr(ctx, src.path, sheet, err)
-			}
-			if s.path == "" {
-				empty = append(empty, sheet)
-				continue
-			}
-			written += s.rows
-			d.Warnings = append(d.Warnings, s.warnings()...)
-			if err := l.createSheet(ctx, c, src, s, &d); err != nil {
-				return err
-			}
-			if err := finish(ctx, c, src, &d, started); err != nil {
-				return err
-			}
-			out = append(out, d)
-		}
-		if len(out) == 0 {
-			return fileErr(src.path, "the workbook has no data (every sheet is empty)", "check that the right file was saved, with the data in its sheets", nil)
-		}
-		if len(empty) > 0 {
-			out[0].Warnings = append(out[0].Warnings, "empty sheets were skipped: "+quoteList(empty))
-			if err := catalog.Put(ctx, c, out[0]); err != nil {
-				return err
-			}
-		}
-		// A cancellation that came too late to stop a statement still
-		// stops the commit.
-		return ctx.Err()
+		var err error
+		out, err = l.loadSheets(ctx, c, src, wb, &staged)
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
 	return out, nil
+}
+
+// loadSheets makes a table of each non-empty sheet on c, in c's
+// transaction, and records every staged file in staged for removal.
+func (l *Loader) loadSheets(ctx context.Context, c *duckdb.Conn, src *source, wb *workbook, staged *[]string) ([]catalog.Dataset, error) {
+	started := time.Now()
+	n, err := newNamer(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	base := baseNoExt(src.path)
+	var out []catalog.Dataset
+	var empty []string
+	var written int64
+	for _, sheet := range wb.sheets {
+		d := catalog.Dataset{Name: n.pick(sheetName(base, sheet, len(wb.sheets)), src.path, sheet), Kind: string(XLSX), Part: sheet, Storage: "table"}
+		dst := stagedPath(l.eng.ImportDir(), d.Name, src.path, ".csv")
+		*staged = append(*staged, dst)
+		s, err := stageSheet(ctx, wb, sheet, dst, func(rows int64) {
+			src.report(Progress{Table: d.Name, Phase: "reading", Percent: -1, Rows: uint64(written + rows)})
+		})
+		if err != nil {
+			return nil, sheetErr(ctx, src.path, sheet, err)
+		}
+		if s.path == "" {
+			empty = append(empty, sheet)
+			continue
+		}
+		written += s.rows
+		d.Warnings = append(d.Warnings, s.warnings()...)
+		if err := l.createSheet(ctx, c, src, s, &d); err != nil {
+			return nil, err
+		}
+		if err := finish(ctx, c, src, &d, started); err != nil {
+			return nil, err
+		}
+		out = append(out, d)
+	}
+	if len(out) == 0 {
+		return nil, fileErr(src.path, "the workbook has no data (every sheet is empty)", "check that the right file was saved, with the data in its sheets", nil)
+	}
+	if len(empty) > 0 {
+		out[0].Warnings = append(out[0].Warnings, "empty sheets were skipped: "+quoteList(empty))
+		if err := catalog.Put(ctx, c, out[0]); err != nil {
+			return nil, err
+		}
+	}
+	// A cancellation that came too late to stop a statement still stops
+	// the commit.
+	return out, ctx.Err()
 }
 
 // sheetErr turns a failure to read a sheet into a FileError (or ctx's
@@ -177,57 +192,76 @@ func quoteList(names []string) string {
 	return strings.Join(q, ", ")
 }
 
-// openWorkbook opens an .xlsx file, turning excelize's errors into
-// FileErrors: encrypted workbooks and damaged or fake ones.
-func openWorkbook(path string) (*excelize.File, error) {
+// openWorkbook opens an .xlsx file and prepares it for reading, turning
+// excelize's errors into FileErrors: encrypted workbooks and damaged or
+// fake ones.
+func openWorkbook(path string) (*workbook, error) {
 	f, err := excelize.OpenFile(path)
+	if err != nil {
+		if f != nil {
+			_ = f.Close()
+		}
+		return nil, workbookErr(path, err)
+	}
+	wb := &workbook{f: f, sheets: f.GetSheetList()}
+	props, err := f.GetWorkbookProps()
 	if err == nil {
-		return f, nil
+		wb.date1904 = props.Date1904 != nil && *props.Date1904
+		err = markFormats(f)
 	}
-	if f != nil {
+	if err != nil {
 		_ = f.Close()
+		return nil, fileErr(path, "the workbook's settings or styles are damaged: "+firstLine(err.Error()), "open it in Excel or LibreOffice and save it again as .xlsx", err)
 	}
+	return wb, nil
+}
+
+func workbookErr(path string, err error) error {
 	msg := err.Error()
 	switch {
 	case errors.Is(err, excelize.ErrWorkbookPassword), errors.Is(err, excelize.ErrWorkbookFileFormat),
 		errors.Is(err, excelize.ErrUnsupportedEncryptMechanism), strings.Contains(strings.ToLower(msg), "password"):
-		return nil, fileErr(path, "the workbook is encrypted (password-protected)", "open it in Excel, remove the password (File › Info › Protect Workbook) and save it again", err)
+		return fileErr(path, "the workbook is encrypted (password-protected)", "open it in Excel, remove the password (File › Info › Protect Workbook) and save it again", err)
 	case strings.Contains(msg, "zip:") || strings.Contains(msg, "not a valid zip"):
-		return nil, fileErr(path, "the workbook is damaged (not a complete .xlsx archive)", "if it was downloaded or copied, do that again; otherwise open it in Excel or LibreOffice, which may repair it, and save it again", err)
+		return fileErr(path, "the workbook is damaged (not a complete .xlsx archive)", "if it was downloaded or copied, do that again; otherwise open it in Excel or LibreOffice, which may repair it, and save it again", err)
 	}
-	return nil, fileErr(path, "cannot read the workbook: "+firstLine(msg), "open it in Excel or LibreOffice and save it again as .xlsx", err)
+	return fileErr(path, "cannot read the workbook: "+firstLine(msg), "open it in Excel or LibreOffice and save it again as .xlsx", err)
 }
 
 // fmtClass is what a number format shows.
 type fmtClass int
 
 const (
-	fmtNumber   fmtClass = iota // digits: shown unformatted (General)
-	fmtKeep                     // text or literal formats: shown as formatted
+	fmtNumber   fmtClass = iota // digits: read unformatted
+	fmtKeep                     // text or literal formats: read as formatted
 	fmtDate                     // a calendar date
 	fmtDateTime                 // a date and a time of day
 	fmtTime                     // a time of day
 	fmtElapsed                  // a duration ([h]:mm:ss)
 )
 
-// isoFormats rewrites, in memory, every cell style's number format: date
-// and time formats become ISO ones and number formats become General, so
-// that cells read as "2024-03-01" or "1234.5" rather than as displayed
-// ("3/1/24", "1,234.50"). Text and literal formats are left alone.
-func isoFormats(f *excelize.File) error {
+// classLetter marks each date or time class after dateMark.
+var classLetter = map[fmtClass]string{fmtDate: "D", fmtDateTime: "T", fmtTime: "H", fmtElapsed: "E"}
+
+// markFormats rewrites, in memory, every cell style's number format: date
+// and time formats become marked serial numbers and number formats the
+// stored value (see dateMark), so that cells read as "2024-03-01" or
+// "1234.5" rather than as displayed ("3/1/24", "1,234.50"). Text and
+// literal formats are left alone.
+func markFormats(f *excelize.File) error {
 	if f.Styles == nil || f.Styles.CellXfs == nil {
 		return nil
 	}
-	ids := map[fmtClass]int{fmtNumber: 0}
-	for class, code := range map[fmtClass]string{fmtDate: isoDate, fmtDateTime: isoDateTime, fmtTime: isoTime, fmtElapsed: isoElapsed} {
-		code := code
+	ids := map[fmtClass]int{fmtNumber: rawFormat}
+	for class, letter := range classLetter {
+		code := `0.000000000"` + dateMark + letter + `"`
 		style, err := f.NewStyle(&excelize.Style{CustomNumFmt: &code})
 		if err != nil {
-			return fmt.Errorf("add ISO format %s: %w", code, err)
+			return fmt.Errorf("add date format: %w", err)
 		}
 		xf := f.Styles.CellXfs.Xf[style]
 		if xf.NumFmtID == nil {
-			return fmt.Errorf("add ISO format %s: no format id", code)
+			return fmt.Errorf("add date format: no format id")
 		}
 		ids[class] = *xf.NumFmtID
 	}
@@ -246,18 +280,64 @@ func isoFormats(f *excelize.File) error {
 	}
 	for i := range f.Styles.CellXfs.Xf {
 		xf := &f.Styles.CellXfs.Xf[i]
-		if xf.NumFmtID == nil {
-			continue
+		id := 0
+		if xf.NumFmtID != nil {
+			id = *xf.NumFmtID
 		}
-		class := builtinClass(*xf.NumFmtID)
-		if code, ok := custom[*xf.NumFmtID]; ok {
+		class := builtinClass(id)
+		if code, ok := custom[id]; ok {
 			class = formatClass(code)
 		}
-		if id, ok := ids[class]; ok {
-			xf.NumFmtID = &id
+		if to, ok := ids[class]; ok && (xf.NumFmtID == nil || to != *xf.NumFmtID) {
+			xf.NumFmtID = &to
 		}
 	}
 	return nil
+}
+
+// unmark turns a marked serial number (see markFormats) into ISO text:
+// 2024-03-01, 2024-03-01 09:30:00, 09:30:00 or 36:00:00 for a duration.
+// Other values and serials out of Excel's range come back as they are,
+// without the mark.
+func unmark(v string, date1904 bool) string {
+	i := strings.Index(v, dateMark)
+	if i < 0 {
+		return v
+	}
+	num, letter := v[:i], v[i+len(dateMark):]
+	serial, err := strconv.ParseFloat(num, 64)
+	if err != nil || serial < 0 || serial >= 2958466 { // 9999-12-31 is Excel's last day
+		return strings.TrimRight(strings.TrimRight(num, "0"), ".")
+	}
+	if letter == classLetter[fmtElapsed] {
+		secs := int64(math.Round(serial * 86400))
+		return fmt.Sprintf("%d:%02d:%02d", secs/3600, secs/60%60, secs%60)
+	}
+	t := excelTime(serial, date1904)
+	switch letter {
+	case classLetter[fmtDate]:
+		return t.Format("2006-01-02")
+	case classLetter[fmtTime]:
+		return t.Format("15:04:05.999")
+	}
+	return t.Format("2006-01-02 15:04:05.999")
+}
+
+// excelTime converts an Excel serial date (days since the workbook's epoch,
+// with the day's fraction as time of day) to a time, rounded to the
+// millisecond. In the 1900 system serial 60 is Excel's fictitious
+// 1900-02-29, read as 1900-02-28.
+func excelTime(serial float64, date1904 bool) time.Time {
+	ms := int64(math.Round(serial * 86400000))
+	days, rest := ms/86400000, ms%86400000
+	base := time.Date(1904, 1, 1, 0, 0, 0, 0, time.UTC)
+	if !date1904 {
+		base = time.Date(1899, 12, 31, 0, 0, 0, 0, time.UTC)
+		if days >= 60 {
+			days--
+		}
+	}
+	return base.AddDate(0, 0, int(days)).Add(time.Duration(rest) * time.Millisecond)
 }
 
 // builtinClass classifies Excel's built-in number formats (ECMA-376
@@ -338,15 +418,16 @@ var excelErrors = map[string]bool{
 	"#NULL!": true, "#SPILL!": true, "#CALC!": true, "#GETTING_DATA": true, "#FIELD!": true, "#BLOCKED!": true,
 }
 
-// stageSheet streams one sheet into a CSV at dst: the first non-empty row
-// is the header (widened to the widest row, so that cells right of it keep
-// a column), blank rows are dropped, every non-empty field is quoted so
-// that DuckDB's sniffer cannot take another delimiter, and error cells are
-// left empty. It returns a stagedSheet with an empty path when the sheet
-// holds nothing. progress is called with the rows written so far.
-func stageSheet(ctx context.Context, f *excelize.File, sheet, dst string, progress func(int64)) (stagedSheet, error) {
+// stageSheet streams one sheet into a CSV at dst: dates in ISO form (see
+// unmark), the first non-empty row as the header (widened to the widest
+// row, so that cells right of it keep a column), blank rows dropped, every
+// non-empty field quoted so that DuckDB's sniffer cannot take another
+// delimiter, and error cells left empty. It returns a stagedSheet with an
+// empty path when the sheet holds nothing. progress is called with the
+// rows written so far.
+func stageSheet(ctx context.Context, wb *workbook, sheet, dst string, progress func(int64)) (stagedSheet, error) {
 	s := stagedSheet{sheet: sheet}
-	rows, err := f.Rows(sheet)
+	rows, err := wb.f.Rows(sheet)
 	if err != nil {
 		return s, err
 	}
@@ -364,6 +445,11 @@ func stageSheet(ctx context.Context, f *excelize.File, sheet, dst string, progre
 		cells, err := rows.Columns()
 		if err != nil {
 			return s, err
+		}
+		for i, c := range cells {
+			if strings.Contains(c, dateMark) {
+				cells[i] = unmark(c, wb.date1904)
+			}
 		}
 		cells = trimRow(cells)
 		if len(cells) == 0 {
