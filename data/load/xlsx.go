@@ -392,6 +392,7 @@ func formatClass(code string) fmtClass {
 		}
 	}
 	s := strings.ToLower(b.String())
+	general := strings.Contains(s, "general")
 	s = strings.NewReplacer("general", "", "am/pm", "", "a/p", "").Replace(s)
 	hasDate := strings.ContainsAny(s, "yd")
 	hasTime := strings.ContainsAny(s, "hs")
@@ -406,10 +407,10 @@ func formatClass(code string) fmtClass {
 		return fmtTime
 	case strings.ContainsRune(s, 'm'):
 		return fmtDate // a month on its own, as in "mmmm"
-	case strings.ContainsAny(s, "0#?") || strings.TrimSpace(s) == "":
+	case general || strings.ContainsAny(s, "0#?") || strings.TrimSpace(code) == "":
 		return fmtNumber
 	}
-	return fmtKeep
+	return fmtKeep // text (@) or literals only, as in "high";"high";"low"
 }
 
 // excelErrors are the values Excel shows in cells whose formula failed.

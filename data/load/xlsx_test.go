@@ -412,6 +412,70 @@ func compareRows(t *testing.T, what string, got, want [][]string) {
 	}
 }
 
+// TestXLSXNumberFormats writes one column per number format and checks
+// what the loader reads: ISO dates and times for date formats, the stored
+// number for every numeric format, text formats as shown.
+func TestXLSXNumberFormats(t *testing.T) {
+	cases := []struct {
+		name   string
+		numFmt int    // built-in format id, when code is ""
+		code   string // custom format code
+		value  any
+		want   string
+		typ    string
+	}{
+		{name: "general", value: 41800000.01, want: "41800000.01", typ: "DOUBLE"},
+		{name: "thousands", numFmt: 4, value: 1234567.891, want: "1234567.891", typ: "DOUBLE"},
+		{name: "percent", numFmt: 9, value: 0.255, want: "0.255", typ: "DOUBLE"},
+		{name: "scientific", code: "0.00E+00", value: 12345.678, want: "12345.678", typ: "DOUBLE"},
+		{name: "currency", code: `[$€-407]#,##0.00;[Red]-[$€-407]#,##0.00`, value: -1234.5, want: "-1234.5", typ: "DOUBLE"},
+		{name: "integer", code: "#,##0", value: 1500000, want: "1500000", typ: "BIGINT"},
+		{name: "short_date", numFmt: 14, value: 45474, want: "2024-07-01", typ: "DATE"},
+		{name: "locale_date", code: `[$-F800]dddd\, mmmm dd\, yyyy`, value: 45474, want: "2024-07-01", typ: "DATE"},
+		{name: "month_year", code: "mmmm yyyy", value: 45474, want: "2024-07-01", typ: "DATE"},
+		{name: "leap_bug", numFmt: 14, value: 60, want: "1900-02-28", typ: "DATE"},
+		{name: "stamp", numFmt: 22, value: 45474.75, want: "2024-07-01T18:00:00", typ: "TIMESTAMP"},
+		{name: "quoted_stamp", code: `yyyy"年"m"月"d"日" h:mm`, value: 45474.5, want: "2024-07-01T12:00:00", typ: "TIMESTAMP"},
+		{name: "clock", code: "h:mm AM/PM", value: 0.8125, want: "19:30:00", typ: "TIME"},
+		{name: "elapsed", numFmt: 46, value: 1.5, want: "36:00:00", typ: "VARCHAR"},
+		{name: "text", numFmt: 49, value: "A-17", want: "A-17", typ: "VARCHAR"},
+		{name: "label", code: `"high";"high";"low"`, value: 1, want: "high", typ: "VARCHAR"},
+	}
+	path := writeWorkbook(t, t.TempDir(), "formats.xlsx", func(f *excelize.File) {
+		for i, tc := range cases {
+			col, err := excelize.ColumnNumberToName(i + 1)
+			must(t, err)
+			must(t, f.SetCellStr("Sheet1", col+"1", tc.name))
+			style := &excelize.Style{NumFmt: tc.numFmt}
+			if tc.code != "" {
+				style = &excelize.Style{CustomNumFmt: &tc.code}
+			}
+			id, err := f.NewStyle(style)
+			must(t, err)
+			for row := 2; row <= 3; row++ {
+				cell := col + strconv.Itoa(row)
+				must(t, f.SetCellValue("Sheet1", cell, tc.value))
+				must(t, f.SetCellStyle("Sheet1", cell, cell, id))
+			}
+		}
+	})
+	w := openImportWS(t)
+	ds, err := w.Loader.Load(context.Background(), path, load.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	types := columnTypes(ds[0])
+	got := queryAll(t, w, "SELECT * FROM formats LIMIT 1")
+	for i, tc := range cases {
+		if types[tc.name] != tc.typ {
+			t.Errorf("%s: type %s, want %s", tc.name, types[tc.name], tc.typ)
+		}
+		if len(got) == 1 && i < len(got[0]) && got[0][i] != tc.want {
+			t.Errorf("%s: read %q, want %q", tc.name, got[0][i], tc.want)
+		}
+	}
+}
+
 // TestXLSXBadFiles checks that broken workbooks fail with a FileError
 // that names the file and says what is wrong.
 func TestXLSXBadFiles(t *testing.T) {
