@@ -198,7 +198,7 @@ func sqliteSchema(ctx context.Context, db *sql.DB, src *source) (objs []sqliteOb
 		if !errors.Is(err, errNoColumns) && sqliteCode(err) != sqliteCodeError {
 			return nil, nil, sqliteErr(src.path, o.name, err)
 		}
-		skipped = append(skipped, fmt.Sprintf("%q (%s)", o.name, firstLine(err.Error())))
+		skipped = append(skipped, fmt.Sprintf("%q (%s)", o.name, sqliteMsg(err)))
 	}
 	return kept, skipped, nil
 }
@@ -206,7 +206,9 @@ func sqliteSchema(ctx context.Context, db *sql.DB, src *source) (objs []sqliteOb
 // describeSQLite fills o's columns, row count and starting column types
 // (from the declarations and the first sampleRows rows).
 func describeSQLite(ctx context.Context, db *sql.DB, o *sqliteObj) error {
-	rows, err := db.QueryContext(ctx, "SELECT name, type FROM pragma_table_info(?) ORDER BY cid", o.name)
+	// table_xinfo lists generated columns too; hidden = 1 marks a virtual
+	// table's hidden columns, which SELECT * leaves out as well.
+	rows, err := db.QueryContext(ctx, "SELECT name, type FROM pragma_table_xinfo(?) WHERE hidden <> 1 ORDER BY cid", o.name)
 	if err != nil {
 		return err
 	}
@@ -695,6 +697,17 @@ func sqliteCode(err error) int {
 	return 0
 }
 
+// sqliteMsg is the first line of err without the driver's "(code)" suffix.
+func sqliteMsg(err error) string {
+	msg := firstLine(err.Error())
+	if i := strings.LastIndex(msg, " ("); i > 0 && strings.HasSuffix(msg, ")") {
+		if _, perr := strconv.Atoi(msg[i+2 : len(msg)-1]); perr == nil {
+			msg = msg[:i]
+		}
+	}
+	return msg
+}
+
 // sqliteErr describes a failure to read the database (or its table
 // object, when given) as a FileError that says what to do.
 func sqliteErr(path, object string, err error) error {
@@ -702,7 +715,7 @@ func sqliteErr(path, object string, err error) error {
 	if object != "" {
 		where = fmt.Sprintf(" (table %q)", object)
 	}
-	msg := firstLine(err.Error())
+	msg := sqliteMsg(err)
 	switch sqliteCode(err) {
 	case sqliteCodeNotADB:
 		return fileErr(path, "this is not a SQLite database, or it is encrypted", "if it is encrypted (for example with SQLCipher), export it unencrypted from the program that made it; otherwise check that the right file was chosen", err)

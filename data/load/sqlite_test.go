@@ -3,6 +3,7 @@ package load_test
 import (
 	"context"
 	"database/sql"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -114,7 +115,8 @@ func TestSQLiteNorthwind(t *testing.T) {
 	defer script.Close()
 	path := filepath.Join(t.TempDir(), "nw.db")
 	cmd := exec.Command("sqlite3", path)
-	cmd.Stdin = script
+	// Without syncs the build takes a fraction of a second instead of seconds.
+	cmd.Stdin = io.MultiReader(strings.NewReader("PRAGMA synchronous = OFF;\nPRAGMA journal_mode = MEMORY;\n"), script)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("sqlite3: %v: %.500s", err, out)
 	}
@@ -160,8 +162,9 @@ func TestSQLiteTypes(t *testing.T) {
 	sqliteExec(t, path,
 		`CREATE TABLE "My Table" (
 			id INTEGER PRIMARY KEY, qty INT, price DECIMAL(10,2), ratio REAL, flag BOOLEAN, born DATE, seen DATETIME,
-			at TIME, note TEXT, raw BLOB, anything, maybe_int INTEGER, maybe_date DATE, maybe_flag BOOL)`,
-		`INSERT INTO "My Table" VALUES
+			at TIME, note TEXT, raw BLOB, anything, maybe_int INTEGER, maybe_date DATE, maybe_flag BOOL,
+			doubled INTEGER GENERATED ALWAYS AS (qty * 2) VIRTUAL)`,
+		`INSERT INTO "My Table" (id, qty, price, ratio, flag, born, seen, at, note, raw, anything, maybe_int, maybe_date, maybe_flag) VALUES
 			(1, 10, 9.99, 0.5, 1, '2020-01-31', '2020-01-31 10:00:00', '10:30', 'plain', x'00ff', 7, 1, '2020-02-30', 2),
 			(2, NULL, 5, 1, 0, '1999-12-31', '2020-02-01T08:15:30.250', '23:59:59', CAST(x'6361ff' AS TEXT), 'text in blob', 8, 'n/a', '2020-01-01', 0),
 			(3, 30, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 2.5, NULL, NULL)`,
@@ -185,7 +188,7 @@ func TestSQLiteTypes(t *testing.T) {
 	wantTypes := map[string]string{
 		"id": "BIGINT", "qty": "BIGINT", "price": "DOUBLE", "ratio": "DOUBLE", "flag": "BOOLEAN", "born": "DATE",
 		"seen": "TIMESTAMP", "at": "TIME", "note": "VARCHAR", "raw": "BLOB", "anything": "BIGINT",
-		"maybe_int": "VARCHAR", "maybe_date": "VARCHAR", "maybe_flag": "BIGINT",
+		"maybe_int": "VARCHAR", "maybe_date": "VARCHAR", "maybe_flag": "BIGINT", "doubled": "BIGINT",
 	}
 	types := columnTypes(mixed)
 	for col, typ := range wantTypes {
@@ -200,11 +203,11 @@ func TestSQLiteTypes(t *testing.T) {
 			t.Errorf("warnings %q do not say %s", mixed.Warnings, want)
 		}
 	}
-	got := queryAll(t, w, `SELECT id, qty, price, flag, born, seen, "at", note, raw, maybe_int, maybe_date FROM my_table ORDER BY id`)
+	got := queryAll(t, w, `SELECT id, qty, price, flag, born, seen, "at", note, raw, maybe_int, maybe_date, doubled FROM my_table ORDER BY id`)
 	compareRows(t, "my_table", got, [][]string{
-		{"1", "10", "9.99", "True", "2020-01-31", "2020-01-31T10:00:00", "10:30:00", "plain", "\x00\xff", "1", "2020-02-30"},
-		{"2", "", "5", "False", "1999-12-31", "2020-02-01T08:15:30", "23:59:59", "ca\uFFFD", "text in blob", "n/a", "2020-01-01"},
-		{"3", "30", "", "", "", "", "", "", "", "2.5", ""},
+		{"1", "10", "9.99", "True", "2020-01-31", "2020-01-31T10:00:00", "10:30:00", "plain", "\x00\xff", "1", "2020-02-30", "20"},
+		{"2", "", "5", "False", "1999-12-31", "2020-02-01T08:15:30", "23:59:59", "ca\uFFFD", "text in blob", "n/a", "2020-01-01", ""},
+		{"3", "30", "", "", "", "", "", "", "", "2.5", "", "60"},
 	})
 	if ms := queryAll(t, w, `SELECT millisecond(seen) FROM my_table WHERE id = 2`); ms[0][0] != "30250" {
 		t.Errorf("fractional seconds: %v, want 30250 ms", ms)
