@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
+
+	"github.com/loupeapp/loupe/data/duck"
 )
 
 // ErrRefused is matched (errors.Is) by every *RefusedError.
@@ -52,18 +54,24 @@ type Checked struct {
 	// Stmt is the prepared statement; nil when Expanded. The caller closes it.
 	Stmt *duckdb.Stmt
 	// Expanded is set for a PIVOT whose values DuckDB must discover first:
-	// the parser expands it into helper statements that are executed before
-	// the final SELECT, so it cannot be prepared on its own. The caller must
-	// run it inside a read-only transaction and check the final type with
-	// CheckFinal.
+	// the parser expands it into helper statements (CREATE TYPE … AS ENUM,
+	// checked by DuckDB's parser) that are executed before the final
+	// SELECT, so it cannot be prepared on its own. The caller must run it
+	// inside a read-only transaction and check that the final statement is
+	// a SELECT with CheckFinal.
 	Expanded bool
 }
 
 // Check parses query with DuckDB on c and returns it prepared if it may
-// run. It returns a *RefusedError for statements that are not read-only,
-// ErrEmpty for an empty text, and DuckDB's error (a mistake in the SQL the
-// author can fix) when the statement does not parse or bind.
-func Check(c *duckdb.Conn, query string) (*Checked, error) {
+// run. It returns a *RefusedError for statements that are not read-only or
+// that read files outside importDir (the only folder the loaded datasets
+// live in; "" allows no file at all), ErrEmpty for an empty text, and
+// DuckDB's error (a mistake in the SQL the author can fix) when the
+// statement does not parse or bind.
+func Check(c *duckdb.Conn, query, importDir string) (*Checked, error) {
+	if strings.IndexByte(query, 0) >= 0 {
+		return nil, refuse("the text holds a NUL character")
+	}
 	stmts := split(query)
 	switch {
 	case len(stmts) == 0:
@@ -71,25 +79,103 @@ func Check(c *duckdb.Conn, query string) (*Checked, error) {
 	case len(stmts) > 1:
 		return nil, refuse("the text holds %d statements; run exactly one read-only statement at a time", len(stmts))
 	}
-	text := stmts[0].text
-	st, err := c.Prepare(text)
+	st := stmts[0]
+	text := st.text
+	if st.first() == "IMPORT" || st.has("IMPORT_DATABASE") {
+		// DuckDB reads the folder's schema.sql and load.sql while parsing.
+		return nil, refuse("it reads files (IMPORT DATABASE); query the loaded tables instead")
+	}
+	// What the statement is and what it reads are checked on DuckDB's own
+	// syntax tree before it is prepared: binding a table function already
+	// opens its files.
+	explained := st.first() == "EXPLAIN"
+	var tree syntax
+	if explained {
+		if err := checkExplained(c, text, importDir); err != nil {
+			return nil, err
+		}
+	} else {
+		var err error
+		if tree, err = syntaxTree(c, text); err != nil {
+			return nil, err
+		}
+		switch {
+		case tree.notSelect && !st.has("PIVOT") && !st.has("UNPIVOT") && st.first() != "PRAGMA":
+			// DuckDB's parser says it is not a SELECT: refuse it before it
+			// is bound, as binding alone has effects (EXPORT DATABASE
+			// creates its folder, COPY … FROM opens its file). PRAGMA and
+			// PIVOT become SELECTs only later and are checked below.
+			return nil, refuse("%s", reason(keywordType(st.words)))
+		case tree.ok:
+			if len(tree.statements) != 1 {
+				return nil, refuse("DuckDB reads %d statements in the text; run exactly one read-only statement at a time", len(tree.statements))
+			}
+			if err := checkTree(tree.statements[0], importDir); err != nil {
+				return nil, err
+			}
+		default:
+			// PRAGMA, a PIVOT DuckDB expands into several statements, or
+			// text DuckDB cannot parse: there is no tree, so look for the
+			// risky functions by name before binding.
+			if err := checkWords(st); err != nil {
+				return nil, err
+			}
+		}
+	}
+	prep, err := c.Prepare(text)
 	if err != nil {
-		if strings.Contains(err.Error(), "multi-statement") && (stmts[0].has("PIVOT") || stmts[0].has("UNPIVOT")) {
-			return &Checked{Text: text, Kind: Select, Expanded: true}, nil
+		if strings.Contains(err.Error(), "multi-statement") {
+			return checkExpanded(c, st)
 		}
 		return nil, Classify(err)
 	}
-	ds, ok := st.(*duckdb.Stmt)
+	ds, ok := prep.(*duckdb.Stmt)
 	if !ok {
-		_ = st.Close()
-		return nil, fmt.Errorf("unexpected prepared statement %T", st)
+		_ = prep.Close()
+		return nil, fmt.Errorf("unexpected prepared statement %T", prep)
 	}
 	kind, err := CheckFinal(ds)
+	if err == nil {
+		switch {
+		case kind == Explain && !explained:
+			err = refuse("only EXPLAIN of a SELECT query may run")
+		case kind == Select && !tree.ok && st.first() != "PRAGMA":
+			err = refuse("DuckDB runs it as a query but Loupe cannot check what it reads; write it as a SELECT")
+		}
+	}
 	if err != nil {
 		_ = ds.Close()
 		return nil, err
 	}
 	return &Checked{Text: text, Kind: kind, Stmt: ds}, nil
+}
+
+// checkExpanded accepts a text DuckDB splits into several statements only
+// when it is one PIVOT that DuckDB expanded: every statement but the last
+// must be one of the CREATE TYPE … AS ENUM helpers the expansion adds
+// (they are temporary and die with the read-only transaction). The count
+// and the types come from DuckDB's own parser, so a text that the splitter
+// above takes for one statement while DuckDB reads several (a COMMIT and a
+// DELETE hidden behind a quoting trick) is refused here: duckdb-go's
+// PrepareContext would otherwise run all but the last.
+func checkExpanded(c *duckdb.Conn, st statement) (*Checked, error) {
+	several := refuse("DuckDB reads several statements in the text; run exactly one read-only statement at a time")
+	if !st.has("PIVOT") && !st.has("UNPIVOT") {
+		return nil, several
+	}
+	types, err := duck.StatementTypes(c, st.text)
+	if err != nil {
+		return nil, Classify(err)
+	}
+	if len(types) < 2 {
+		return nil, several
+	}
+	for _, t := range types[:len(types)-1] {
+		if t != duckdb.STATEMENT_TYPE_CREATE {
+			return nil, several
+		}
+	}
+	return &Checked{Text: st.text, Kind: Select, Expanded: true}, nil
 }
 
 // CheckFinal checks the type of a prepared statement against the allowlist.
@@ -133,6 +219,52 @@ func reason(t duckdb.StmtType) string {
 		return "it prepares or executes a stored statement; write the query itself"
 	}
 	return "only SELECT-style queries (SELECT, WITH, DESCRIBE, SUMMARIZE, PIVOT, EXPLAIN) may run"
+}
+
+// keywordType names the statement type a refused non-SELECT statement's
+// leading keywords announce. It only chooses the words of the refusal; the
+// decision to refuse is DuckDB's parser's.
+func keywordType(words []string) duckdb.StmtType {
+	w := func(i int) string {
+		if i < len(words) {
+			return words[i]
+		}
+		return ""
+	}
+	first := w(0)
+	if first == "FORCE" {
+		first = w(1)
+	}
+	if first == "WITH" {
+		for _, x := range words {
+			if x == "INSERT" || x == "UPDATE" || x == "DELETE" {
+				return duckdb.STATEMENT_TYPE_INSERT
+			}
+		}
+	}
+	switch first {
+	case "INSERT", "UPDATE", "DELETE", "MERGE", "TRUNCATE":
+		return duckdb.STATEMENT_TYPE_INSERT
+	case "CREATE", "DROP", "ALTER", "COMMENT", "DEALLOCATE":
+		return duckdb.STATEMENT_TYPE_CREATE
+	case "COPY", "EXPORT", "IMPORT":
+		return duckdb.STATEMENT_TYPE_COPY
+	case "ATTACH", "DETACH":
+		return duckdb.STATEMENT_TYPE_ATTACH
+	case "SET", "RESET", "USE":
+		return duckdb.STATEMENT_TYPE_SET
+	case "BEGIN", "START", "COMMIT", "ROLLBACK", "ABORT", "END":
+		return duckdb.STATEMENT_TYPE_TRANSACTION
+	case "INSTALL", "LOAD", "UPDATE_EXTENSIONS":
+		return duckdb.STATEMENT_TYPE_LOAD
+	case "CALL":
+		return duckdb.STATEMENT_TYPE_CALL
+	case "CHECKPOINT", "VACUUM", "ANALYZE":
+		return duckdb.STATEMENT_TYPE_VACUUM
+	case "PREPARE", "EXECUTE":
+		return duckdb.STATEMENT_TYPE_PREPARE
+	}
+	return duckdb.STATEMENT_TYPE_INVALID
 }
 
 // Classify turns a DuckDB error met while preparing or running a checked

@@ -89,7 +89,7 @@ func (r *Runner) Run(ctx context.Context, text string, lim Limits) (*Result, err
 	var res *Result
 	err := r.eng.Raw(qctx, func(c *duckdb.Conn) error {
 		var err error
-		res, err = runOn(qctx, c, text, lim)
+		res, err = runOn(qctx, c, text, r.eng.ImportDir(), lim)
 		return err
 	})
 	if err != nil {
@@ -106,14 +106,14 @@ func (r *Runner) Run(ctx context.Context, text string, lim Limits) (*Result, err
 	return res, nil
 }
 
-func runOn(ctx context.Context, c *duckdb.Conn, text string, lim Limits) (*Result, error) {
+func runOn(ctx context.Context, c *duckdb.Conn, text, importDir string, lim Limits) (*Result, error) {
 	if err := duck.Exec(ctx, c, "BEGIN TRANSACTION READ ONLY"); err != nil {
 		return nil, fmt.Errorf("begin read-only transaction: %w", err)
 	}
 	// The rollback must run even when ctx is done; it never blocks long.
 	defer func() { _ = duck.Exec(context.Background(), c, "ROLLBACK") }()
 
-	chk, err := guard.Check(c, text)
+	chk, err := guard.Check(c, text, importDir)
 	if err != nil {
 		return nil, err
 	}
@@ -152,8 +152,13 @@ func prepareForRun(ctx context.Context, c *duckdb.Conn, chk *guard.Checked, maxR
 			return nil, false, err
 		}
 		ds := ps.(*duckdb.Stmt)
-		if _, err := guard.CheckFinal(ds); err != nil {
+		// The helpers have run; only a SELECT may follow them (an EXPLAIN
+		// ANALYZE would run what it explains).
+		if kind, err := guard.CheckFinal(ds); err != nil || kind != guard.Select {
 			_ = ds.Close()
+			if err == nil {
+				err = &guard.RefusedError{Reason: "only a SELECT may follow the PIVOT's helper statements"}
+			}
 			return nil, false, err
 		}
 		return ds, false, nil
@@ -161,15 +166,26 @@ func prepareForRun(ctx context.Context, c *duckdb.Conn, chk *guard.Checked, maxR
 	if chk.Kind == guard.Select {
 		wrapped := "SELECT * FROM (\n" + chk.Text + "\n) AS loupe_q LIMIT " + strconv.Itoa(maxRows+1)
 		if ps, err := c.Prepare(wrapped); err == nil {
-			_ = chk.Stmt.Close()
-			return ps.(*duckdb.Stmt), true, nil
+			ds := ps.(*duckdb.Stmt)
+			if kind, err := guard.CheckFinal(ds); err == nil && kind == guard.Select {
+				_ = chk.Stmt.Close()
+				return ds, true, nil
+			}
+			_ = ds.Close()
 		}
 	}
 	return chk.Stmt, false, nil
 }
 
 func countRows(ctx context.Context, c *duckdb.Conn, text string) (int64, error) {
-	rows, err := c.QueryContext(ctx, "SELECT count(*) FROM (\n"+text+"\n) AS loupe_q", nil)
+	// Prepare, not QueryContext: duckdb-go's QueryContext runs every
+	// statement of a multi-statement text but the last.
+	ps, err := c.Prepare("SELECT count(*) FROM (\n" + text + "\n) AS loupe_q")
+	if err != nil {
+		return 0, err
+	}
+	defer ps.Close()
+	rows, err := ps.(*duckdb.Stmt).QueryContext(ctx, nil)
 	if err != nil {
 		return 0, err
 	}
