@@ -55,15 +55,23 @@ func normalize(v any, typ string) any {
 		}
 		return `\x` + hex.EncodeToString(x)
 	case []any:
+		elem := elementType(typ)
 		out := make([]any, len(x))
 		for i, e := range x {
-			out[i] = normalize(e, "")
+			out[i] = normalize(e, elem)
 		}
 		return out
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, e := range x {
 			out[k] = normalize(e, "")
+		}
+		return out
+	case duckdb.OrderedMap:
+		keys, vals := x.Keys(), x.Values()
+		out := make(map[string]any, len(keys))
+		for i, k := range keys {
+			out[fmt.Sprint(normalize(k, ""))] = normalize(vals[i], "")
 		}
 		return out
 	case duckdb.Map:
@@ -74,6 +82,17 @@ func normalize(v any, typ string) any {
 		return out
 	}
 	return fmt.Sprint(v)
+}
+
+// elementType is the element type of a LIST or ARRAY type name
+// ("DATE[]", "INTEGER[3]"), or "".
+func elementType(typ string) string {
+	if strings.HasSuffix(typ, "]") {
+		if i := strings.LastIndexByte(typ, '['); i > 0 {
+			return typ[:i]
+		}
+	}
+	return ""
 }
 
 func finite(f float64) any {
