@@ -100,7 +100,7 @@ fi
 
 packages=(
   build-essential pkg-config libgtk-3-dev "$webkit"
-  xvfb imagemagick xdotool fonts-noto-color-emoji
+  xvfb imagemagick xdotool fonts-noto-color-emoji sqlite3
 )
 command -v node >/dev/null || packages+=(nodejs npm)
 apt_install "${packages[@]}"

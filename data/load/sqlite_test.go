@@ -26,7 +26,7 @@ var chinookTables = map[string]int64{
 // rows, declared types mapped, joins answering as in SQLite, progress up
 // to 100 %, and a reload that refreshes the same datasets.
 func TestSQLiteChinook(t *testing.T) {
-	w := openImportWS(t)
+	w := openWS(t)
 	path := importShared(t, "demo/chinook/Chinook_Sqlite.sqlite")
 	var mu sync.Mutex
 	var last load.Progress
@@ -106,7 +106,7 @@ func TestSQLiteChinook(t *testing.T) {
 // and views, names with spaces, DATE and DATETIME columns, pictures.
 func TestSQLiteNorthwind(t *testing.T) {
 	if _, err := exec.LookPath("sqlite3"); err != nil {
-		t.Skip("the sqlite3 command-line tool is not installed")
+		t.Fatal("the sqlite3 command-line tool is missing: run make deps (it installs sqlite3)")
 	}
 	script, err := os.Open(importShared(t, "demo/northwind/create.sql"))
 	if err != nil {
@@ -120,7 +120,7 @@ func TestSQLiteNorthwind(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("sqlite3: %v: %.500s", err, out)
 	}
-	w := openImportWS(t)
+	w := openWS(t)
 	ds, err := w.Loader.Load(context.Background(), path, load.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -175,7 +175,7 @@ func TestSQLiteTypes(t *testing.T) {
 		`DROP TABLE gone`,
 		`CREATE VIEW totals AS SELECT count(*) AS n, sum(qty) AS qty_sum, 'x' || id AS label FROM "My Table"`,
 	)
-	w := openImportWS(t)
+	w := openWS(t)
 	ds, err := w.Loader.Load(context.Background(), path, load.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -228,7 +228,7 @@ func TestSQLiteLateMisfit(t *testing.T) {
 		`UPDATE readings SET day = '2024-05-05 12:30:00' WHERE n = 15000`,
 		`UPDATE readings SET v = 'overflow' WHERE n = 19999`,
 	)
-	w := openImportWS(t)
+	w := openWS(t)
 	var mu sync.Mutex
 	var last uint64
 	ds, err := w.Loader.Load(context.Background(), path, load.Options{Progress: func(p load.Progress) {
@@ -275,7 +275,7 @@ func TestSQLiteWAL(t *testing.T) {
 	if info, err := os.Stat(path + "-wal"); err != nil || info.Size() == 0 {
 		t.Fatalf("expected a pending -wal file: %v", err)
 	}
-	w := openImportWS(t)
+	w := openWS(t)
 	ds, err := w.Loader.Load(context.Background(), path, load.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -332,7 +332,7 @@ func TestSQLiteBadFiles(t *testing.T) {
 		{"text renamed", write("notes.db", []byte("id,name\n1,a\n")), "holds text"},
 		{"no tables", empty, "no tables"},
 	}
-	w := openImportWS(t)
+	w := openWS(t)
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := w.Loader.Load(context.Background(), tc.path, load.Options{})
@@ -352,7 +352,7 @@ func TestSQLiteBadFiles(t *testing.T) {
 // TestSQLiteFailedLoadLeavesNothing cancels the Chinook load while its
 // second table is copied: no table or record may remain.
 func TestSQLiteFailedLoadLeavesNothing(t *testing.T) {
-	w := openImportWS(t)
+	w := openWS(t)
 	path := importShared(t, "demo/chinook/Chinook_Sqlite.sqlite")
 	assertCancelLeavesNothing(t, w, path, []string{"album", "artist", "customer"})
 }

@@ -40,16 +40,6 @@ func importShared(t *testing.T, rel string) string {
 	return p
 }
 
-func openImportWS(t *testing.T) *workspace.Workspace {
-	t.Helper()
-	w, err := workspace.Open(context.Background(), t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = w.Close() })
-	return w
-}
-
 // queryAll runs q on the workspace database and returns its rows rendered
 // as csvkit writes values: dates ISO, booleans True/False, numbers without
 // a trailing .0, NULL as "".
@@ -193,7 +183,7 @@ func TestXLSXCSVKit(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.file, func(t *testing.T) {
-			w := openImportWS(t)
+			w := openWS(t)
 			path := filepath.Join(edge, tc.file)
 			ds, err := w.Loader.Load(context.Background(), path, load.Options{})
 			if err != nil {
@@ -324,7 +314,7 @@ leave`, "c;d"} {
 // non-empty sheet named after file and sheet, ISO dates, unformatted
 // numbers, renamed headers, error cells, and a refresh on reload.
 func TestXLSXGenerated(t *testing.T) {
-	w := openImportWS(t)
+	w := openWS(t)
 	path := salesWorkbook(t, t.TempDir())
 	var rowsSeen atomic.Int64
 	opt := load.Options{Progress: func(p load.Progress) {
@@ -459,7 +449,7 @@ func TestXLSXNumberFormats(t *testing.T) {
 			}
 		}
 	})
-	w := openImportWS(t)
+	w := openWS(t)
 	ds, err := w.Loader.Load(context.Background(), path, load.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -503,7 +493,7 @@ func TestXLSXBadFiles(t *testing.T) {
 			must(t, err)
 		}), "no data"},
 	}
-	w := openImportWS(t)
+	w := openWS(t)
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := w.Loader.Load(context.Background(), tc.path, load.Options{})
@@ -537,7 +527,7 @@ func zipOf(t *testing.T, files map[string]string) []byte {
 // table is being made: neither table nor any record or staged file may
 // remain, and the next load gets the plain names.
 func TestXLSXFailedLoadLeavesNothing(t *testing.T) {
-	w := openImportWS(t)
+	w := openWS(t)
 	path := salesWorkbook(t, t.TempDir())
 	assertCancelLeavesNothing(t, w, path, []string{"q3_report_sales_2024", "q3_report_notes"})
 }

@@ -3,9 +3,7 @@ package query_test
 import (
 	"context"
 	"database/sql"
-	"sort"
 	"testing"
-	"time"
 
 	"github.com/loupeapp/loupe/data/query"
 )
@@ -82,33 +80,4 @@ func BenchmarkTrivialConst(b *testing.B) {
 			runRaw(b, f.eng.DB(), constQuery)
 		}
 	})
-}
-
-// TestGuardOverhead prints the median time of the trivial queries with and
-// without the guard. It is a report, not a timed test: it never fails on
-// time (these machines are shared and noisy); scripts/bench.sh is where
-// the numbers are compared.
-func TestGuardOverhead(t *testing.T) {
-	if testing.Short() {
-		t.Skip("report only")
-	}
-	f := newFixture(t)
-	median := func(fn func()) time.Duration {
-		const n = 300
-		d := make([]time.Duration, n)
-		for i := range d {
-			began := time.Now()
-			fn()
-			d[i] = time.Since(began)
-		}
-		sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
-		return d[n/2]
-	}
-	for _, q := range []string{constQuery, pointQuery} {
-		runGuarded(t, f.run, q)
-		runRaw(t, f.eng.DB(), q)
-		g := median(func() { runGuarded(t, f.run, q) })
-		r := median(func() { runRaw(t, f.eng.DB(), q) })
-		t.Logf("%-30s guarded %8s  raw %8s  added %8s (target <= 2ms)", q, g.Round(time.Microsecond), r.Round(time.Microsecond), (g - r).Round(time.Microsecond))
-	}
 }
