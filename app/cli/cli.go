@@ -11,6 +11,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"sort"
 	"strings"
 
 	"github.com/loupeapp/loupe/data/guard"
@@ -36,13 +37,29 @@ type command struct {
 	run                  func(ctx context.Context, e env, args []string) int
 }
 
+// commands is filled by register from each command's file.
 var commands []command
 
-func init() {
-	commands = []command{
-		{"load", "load [--workspace DIR] FILE...", "load files as tables; one JSON line per table", runLoad},
-		{"sql", "sql [--workspace DIR] [--json] QUERY", "run one read-only query through the guard", runSQL},
+// order is the order commands are listed in; unlisted ones come last.
+var order = []string{"load", "sql", "search", "ask", "chats", "connect", "sandbox", "eval", "doctor"}
+
+// register adds a command; each command's file calls it from init.
+func register(c command) {
+	commands = append(commands, c)
+	rank := func(n string) int {
+		for i, o := range order {
+			if o == n {
+				return i
+			}
+		}
+		return len(order)
 	}
+	sort.SliceStable(commands, func(i, j int) bool { return rank(commands[i].name) < rank(commands[j].name) })
+}
+
+func init() {
+	register(command{"load", "load [--workspace DIR] FILE...", "load files as tables; one JSON line per table", runLoad})
+	register(command{"sql", "sql [--workspace DIR] [--json] QUERY", "run one read-only query through the guard", runSQL})
 }
 
 // Main runs the command in args (without the program name) and returns the
