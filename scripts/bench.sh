@@ -1,35 +1,47 @@
 #!/usr/bin/env bash
 # Benchmarks, each against a baseline measured in the same run, printed as
-# ratios (these machines are shared and noisy: compare ratios, not times).
+# ratios. These machines are shared and noisy, so baseline and Loupe runs
+# alternate (one pair per round) and the median of the per-round ratios is
+# reported, not a ratio of separately measured times.
 #   LOUPE_BENCH_ROWS  rows of the generated CSV (default 10,000,000 ≈ 1 GB)
-#   BENCH_COUNT       repetitions, medians are compared (default 3)
+#   BENCH_COUNT       rounds (default 5)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rows=${LOUPE_BENCH_ROWS:-10000000}
-count=${BENCH_COUNT:-3}
+count=${BENCH_COUNT:-5}
 mkdir -p .cache/bench
 export LOUPE_BENCH_DIR=$PWD/.cache/bench LOUPE_BENCH_ROWS=$rows
 out=.cache/bench/last.txt
 : > "$out"
-echo "== guard + execution overhead (trivial query)"
-go test ./data/query -run '^$' -bench 'Trivial' -benchtime 2000x -count "$count" | tee -a "$out"
-echo "== CSV load, $rows rows"
-go test ./data/load -run '^$' -bench 'LoadCSV' -benchtime 1x -count "$count" -timeout 60m | tee -a "$out"
+go test -c -o .cache/bench/query.test ./data/query
+go test -c -o .cache/bench/load.test ./data/load
+
+# bench BIN PATTERN BENCHTIME: one run of one benchmark (from its package
+# folder, as go test does), its ns/op on stdout.
+bench() {
+  (cd "data/${1%.test}" && "../../.cache/bench/$1" -test.run '^$' -test.bench "$2" -test.benchtime "$3" -test.count 1 -test.timeout 60m) |
+    tee -a "$out" | awk '/^Benchmark/ { print $3 }'
+}
+
+# rounds NAME BIN BASE LOUPE BENCHTIME UNIT SCALE: alternates BASE and LOUPE
+# COUNT times and prints the medians and the median ratio.
+rounds() {
+  local name=$1 bin=$2 base=$3 loupe=$4 bt=$5 unit=$6 scale=$7 i b l
+  local bs=() ls=() rs=()
+  for ((i = 1; i <= count; i++)); do
+    b=$(bench "$bin" "$base" "$bt"); l=$(bench "$bin" "$loupe" "$bt")
+    bs+=("$b"); ls+=("$l"); rs+=("$(awk -v b="$b" -v l="$l" 'BEGIN { printf "%.4f", l / b }')")
+    printf '  round %d: baseline %s ns/op, loupe %s ns/op\n' "$i" "$b" "$l"
+  done
+  median() { printf '%s\n' "$@" | sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+  printf '%s\n' "$name: loupe $(awk -v x="$(median "${ls[@]}")" -v s="$scale" 'BEGIN { printf "%.3f", x / s }') $unit vs baseline $(awk -v x="$(median "${bs[@]}")" -v s="$scale" 'BEGIN { printf "%.3f", x / s }') $unit, median ratio $(median "${rs[@]}"), median added $(awk -v l="$(median "${ls[@]}")" -v b="$(median "${bs[@]}")" -v s="$scale" 'BEGIN { printf "%.3f", (l - b) / s }') $unit" | tee -a .cache/bench/summary.txt
+}
+
+: > .cache/bench/summary.txt
+echo "== guard + execution overhead (trivial query; target: added <= 2 ms)"
+rounds "guarded query" query.test '^BenchmarkRawTrivial$' '^BenchmarkGuardedTrivial$' 2000x ms 1e6
+echo "== CSV load, $rows rows (target: ratio <= 1.15 against DuckDB's CREATE TABLE AS read_csv)"
+rounds "load CSV" load.test '^BenchmarkLoadCSV$/^duckdb_ctas$' '^BenchmarkLoadCSV$/^loupe$' 1x s 1e9
 echo
-echo "== ratios (median of $count)"
-awk '
-  /^Benchmark/ { name=$1; sub(/-[0-9]+$/, "", name); v[name]=v[name] " " $3 }
-  function median(s,   a, n, i, j, t) {
-    n = split(s, a, " ")
-    for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
-    return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-  }
-  END {
-    for (k in v) m[k] = median(v[k])
-    if (("BenchmarkLoadCSV/loupe" in m) && ("BenchmarkLoadCSV/duckdb_ctas" in m))
-      printf "load CSV: loupe %.2f s vs DuckDB CTAS %.2f s  ratio %.3f (target <= 1.15)\n", m["BenchmarkLoadCSV/loupe"]/1e9, m["BenchmarkLoadCSV/duckdb_ctas"]/1e9, m["BenchmarkLoadCSV/loupe"]/m["BenchmarkLoadCSV/duckdb_ctas"]
-    for (k in m) if (k ~ /Guarded/) { g = m[k]; gk = k }
-    for (k in m) if (k ~ /Raw/) { r = m[k]; rk = k }
-    if (g && r)
-      printf "guarded query: %.3f ms vs raw %.3f ms  added %.3f ms (target <= 2 ms)\n", g/1e6, r/1e6, (g-r)/1e6
-  }' "$out"
+echo "== summary"
+cat .cache/bench/summary.txt

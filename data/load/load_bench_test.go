@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -74,6 +76,8 @@ func benchFile(b *testing.B) string {
 // CREATE TABLE … AS SELECT * FROM read_csv(…) into a fresh database file
 // through the same binding. `make bench` prints the ratio.
 func BenchmarkLoadCSV(b *testing.B) {
+	// The loader logs each load at INFO; keep benchmark lines parseable.
+	slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
 	file := benchFile(b)
 	ctx := context.Background()
 	b.Run("duckdb_ctas", func(b *testing.B) {

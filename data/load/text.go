@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"regexp"
 	"strings"
 	"time"
 
@@ -254,24 +255,21 @@ func checkCSVShape(ctx context.Context, c *duckdb.Conn, src *source, name string
 
 // headerWarnings compares the header row as written with the column names
 // DuckDB gave, and says which columns were renamed (empty or duplicate
-// names) or that no header row was found.
+// names) or that no header row was found. It reads the file again only
+// when the names show signs of renaming (DuckDB's column<N> and <name>_<N>),
+// so that a clean load pays nothing for it.
 func headerWarnings(ctx context.Context, c *duckdb.Conn, o csvOpts, staged, name string) []string {
-	var hasHeader bool
-	sniff := o
-	sniff.skipBad = false
-	if err := each(ctx, c, "SELECT HasHeader FROM sniff_csv"+strings.TrimPrefix(sniff.sql(staged), "read_csv"), func(v []any) {
-		hasHeader, _ = v[0].(bool)
-	}); err != nil {
-		return nil
-	}
 	var names []string
 	_ = each(ctx, c, "SELECT column_name FROM duckdb_columns() WHERE database_name = current_database() AND schema_name = 'main' AND table_name = "+duck.QuoteString(name)+" ORDER BY column_index", func(v []any) {
 		names = append(names, fmt.Sprint(v[0]))
 	})
-	if !hasHeader {
-		if len(names) > 0 {
-			return []string{"no header row was found; columns were named " + names[0] + ", … — the first line is data"}
-		}
+	generic, suspicious := len(names) > 0, false
+	for _, n := range names {
+		g := generatedName.MatchString(n)
+		generic = generic && g
+		suspicious = suspicious || g || dedupedName.MatchString(n)
+	}
+	if !suspicious {
 		return nil
 	}
 	raw := o
@@ -299,11 +297,21 @@ func headerWarnings(ctx context.Context, c *duckdb.Conn, o csvOpts, staged, name
 			}
 		}
 	}
-	if len(renamed) == 0 {
+	switch {
+	case len(renamed) == 0:
 		return nil
+	case generic && len(renamed) == len(names):
+		// Every column got a generated name and none matches the first
+		// line: DuckDB found no header.
+		return []string{"no header row was found; columns were named " + names[0] + ", … — the first line is data"}
 	}
 	return []string{"columns renamed (empty or duplicate names): " + strings.Join(renamed, ", ")}
 }
+
+var (
+	generatedName = regexp.MustCompile(`^column\d+$`)
+	dedupedName   = regexp.MustCompile(`_\d+$`)
+)
 
 // createJSON creates the table from JSON (an array, an object, or one
 // object per line).
