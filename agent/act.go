@@ -1,0 +1,151 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/loupeapp/loupe/agent/llm"
+	"github.com/loupeapp/loupe/tools"
+)
+
+// act runs the step's tool calls in order and appends one tool message per
+// call. It reports ended when a tool ended the turn (ask_user); calls after
+// it are not run. On cancel or the time limit the remaining calls get a
+// "not run" result, so the transcript stays valid, and ctx's error is
+// returned.
+func (r *run) act(ctx context.Context, calls []llm.ToolCall) (ended bool, err error) {
+	for i, call := range calls {
+		if ctx.Err() != nil {
+			r.skipAll(calls[i:], "not run: the run was stopped")
+			return false, ctx.Err()
+		}
+		if ended {
+			r.skip(call, "not run: the turn ended with a question for the user")
+			continue
+		}
+		res, d, cerr := r.call(ctx, call)
+		if cerr != nil {
+			r.skipAll(calls[i:], "not run: the run was stopped")
+			return false, cerr
+		}
+		r.record(call, res, d)
+		ended = res.EndTurn
+	}
+	return ended, nil
+}
+
+// call runs one tool call. Unknown tools and tool errors become failed
+// results the model reads; only ctx ending is returned as an error.
+func (r *run) call(ctx context.Context, call llm.ToolCall) (tools.Result, time.Duration, error) {
+	r.emit(Event{Type: ToolCalled, Call: &CallEvent{ID: call.ID, Name: call.Name, Arguments: call.Arguments}})
+	t, ok := r.a.cfg.Tools.Get(call.Name)
+	if !ok {
+		msg := fmt.Sprintf("There is no tool called %q. Use one of: %s.", call.Name, strings.Join(r.a.cfg.Tools.Names(), ", "))
+		return tools.Result{ForModel: msg, Summary: "unknown tool " + call.Name, Failed: true,
+			Display: tools.Display{Kind: tools.KindError, Text: msg}}, 0, nil
+	}
+	args := call.Arguments
+	if len(strings.TrimSpace(string(args))) == 0 {
+		args = json.RawMessage("{}")
+	}
+	start := time.Now()
+	res, err := t.Run(ctx, args)
+	d := time.Since(start)
+	if err != nil {
+		if ctx.Err() != nil {
+			return res, d, ctx.Err()
+		}
+		r.a.log.Error("tool failed", "run", r.in.RunID, "tool", call.Name, "err", err)
+		msg := fmt.Sprintf("The tool %s failed: %v. This is not a problem with your call; try another way or tell the user.", call.Name, err)
+		res = tools.Result{ForModel: msg, Summary: "internal error", Failed: true,
+			Display: tools.Display{Kind: tools.KindError, Text: err.Error()}}
+	}
+	return res, d, nil
+}
+
+// record appends the tool message for res, files evidence, counts
+// failures and emits the result events.
+func (r *run) record(call llm.ToolCall, res tools.Result, d time.Duration) {
+	ref := r.fileEvidence(call, res)
+	text := res.ForModel
+	if ref != "" {
+		text = "[" + ref + "] " + text
+	}
+	r.meta.ToolCalls++
+	if res.Failed {
+		r.meta.FailedCalls++
+		r.failures++
+		if r.failures >= failuresBeforeNudge {
+			text += fmt.Sprintf("\n\nThat is %d failed calls in a row. Stop repeating this approach: re-read the table's columns (describe_table), simplify the query, or answer with what you know and say what you could not check.", r.failures)
+		}
+	} else {
+		r.failures = 0
+	}
+	r.meta.ToolTimes = append(r.meta.ToolTimes, ToolTime{Step: r.step, CallID: call.ID, Tool: call.Name, MS: ms(d), Failed: res.Failed})
+	r.msgs = append(r.msgs, llm.Message{Role: llm.Tool, ToolCallID: call.ID, Name: call.Name, Content: text})
+	r.emit(Event{Type: ToolResult, Result: &ResultEvent{CallID: call.ID, Name: call.Name, Ref: ref,
+		Summary: res.Summary, Failed: res.Failed, Display: res.Display, DurationMS: ms(d)}})
+	if res.Display.Kind == tools.KindChart && res.Display.Chart != nil && !res.Failed {
+		r.emit(Event{Type: ChartMade, Chart: &ChartEvent{CallID: call.ID, Ref: ref, SQL: res.Display.SQL, Chart: res.Display.Chart}})
+	}
+	if res.EndTurn && res.Display.Question != nil {
+		r.question = res.Display.Question
+		r.emit(Event{Type: QuestionAsked, Question: res.Display.Question})
+	}
+}
+
+// fileEvidence gives successful queries and charts a ref ("q1", "c1") that
+// findings cite, and keeps them for the outcome.
+func (r *run) fileEvidence(call llm.ToolCall, res tools.Result) string {
+	if res.Failed {
+		return ""
+	}
+	e := Evidence{CallID: call.ID, Tool: call.Name, SQL: res.Display.SQL, Summary: res.Summary, Purpose: purpose(call.Arguments)}
+	switch {
+	case res.Display.Kind == tools.KindChart && res.Display.Chart != nil:
+		r.nc++
+		e.Ref, e.Chart = fmt.Sprintf("c%d", r.nc), res.Display.Chart
+	case res.Display.Kind == tools.KindTable && res.Display.Table != nil:
+		r.nq++
+		e.Ref, e.Table = fmt.Sprintf("q%d", r.nq), res.Display.Table
+	case res.Display.Kind == tools.KindProfile || res.Display.Kind == tools.KindVerdict:
+		r.nq++
+		e.Ref = fmt.Sprintf("q%d", r.nq)
+	default:
+		return ""
+	}
+	disp := res.Display
+	e.Display = &disp
+	r.evidence = append(r.evidence, e)
+	return e.Ref
+}
+
+// purpose pulls a "purpose" or "reason" argument out of a call, if any.
+func purpose(args json.RawMessage) string {
+	var m map[string]any
+	if json.Unmarshal(args, &m) != nil {
+		return ""
+	}
+	for _, k := range []string{"purpose", "reason", "title"} {
+		if s, ok := m[k].(string); ok {
+			return s
+		}
+	}
+	return ""
+}
+
+// skip answers a call that was not run, so the transcript stays valid.
+func (r *run) skip(call llm.ToolCall, why string) {
+	r.msgs = append(r.msgs, llm.Message{Role: llm.Tool, ToolCallID: call.ID, Name: call.Name, Content: why})
+	r.emit(Event{Type: ToolResult, Result: &ResultEvent{CallID: call.ID, Name: call.Name, Summary: why, Skipped: true,
+		Display: tools.Display{Kind: tools.KindText, Text: why}}})
+}
+
+func (r *run) skipAll(calls []llm.ToolCall, why string) {
+	for _, c := range calls {
+		r.skip(c, why)
+	}
+}

@@ -1,0 +1,175 @@
+package agent
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Schema is what the system prompt says about the data. The caller builds
+// it from the workspace (and, later, from retrieval for the question).
+type Schema struct {
+	Dialect   string // "DuckDB"
+	Tables    []Table
+	JoinPaths []JoinPath
+	// Others counts tables that exist but are not described; the model
+	// reaches them with list_datasets.
+	Others int
+}
+
+// Table is a dataset as the model sees it.
+type Table struct {
+	Name        string
+	Source      string // file name or connection, shown briefly
+	Rows        int64
+	Description string
+	Columns     []Column
+}
+
+// Column is a column as the model sees it.
+type Column struct {
+	Name    string
+	Type    string
+	Samples []string // a few values: top values of low-cardinality columns, else samples
+	Range   string   // "min to max" for numbers and dates, when known
+}
+
+// JoinPath is a join between two tables known to be valid.
+type JoinPath struct {
+	From, FromColumn string
+	To, ToColumn     string
+	Confidence       float64 // 1 for declared keys
+	Declared         bool
+}
+
+// promptOptions is what the system prompt needs besides the schema.
+type promptOptions struct {
+	maxSteps int
+	tools    map[string]bool
+}
+
+// systemPrompt builds the system prompt.
+func systemPrompt(s Schema, o promptOptions) string {
+	var b strings.Builder
+	dialect := s.Dialect
+	if dialect == "" {
+		dialect = "DuckDB"
+	}
+	b.WriteString("You are Loupe, a careful data analyst. You answer questions about the user's data by exploring it with your tools: you inspect tables, run read-only SQL, profile columns, draw charts and check findings. Every number you state must come from a tool result in this conversation; never answer from general knowledge or guess.\n\n")
+
+	fmt.Fprintf(&b, "## Data (%s SQL)\n", dialect)
+	if len(s.Tables) == 0 {
+		b.WriteString("The workspace has no tables yet. Tell the user to open a data file (CSV, Excel, Parquet, JSON, SQLite or DuckDB) first.\n")
+	}
+	for _, t := range s.Tables {
+		writeTable(&b, t)
+	}
+	if s.Others > 0 {
+		fmt.Fprintf(&b, "%d more table(s) exist; call list_datasets to see them.\n", s.Others)
+	}
+
+	b.WriteString("\n## Join paths\n")
+	if len(s.JoinPaths) == 0 {
+		b.WriteString("No join paths are known between these tables. Do not join tables: if a question needs a relationship the data does not show, say that the data does not link them.\n")
+	} else {
+		b.WriteString("Only these joins are valid; tables with no path here cannot be joined:\n")
+		for _, j := range s.JoinPaths {
+			how := "inferred"
+			if j.Declared {
+				how = "declared key"
+			} else if j.Confidence > 0 {
+				how = fmt.Sprintf("inferred, confidence %.0f%%", j.Confidence*100)
+			}
+			fmt.Fprintf(&b, "- %s.%s = %s.%s (%s)\n", j.From, j.FromColumn, j.To, j.ToColumn, how)
+		}
+	}
+
+	b.WriteString("\n## SQL tips (" + dialect + ")\n")
+	b.WriteString(`- One SELECT (or WITH … SELECT) per call, no semicolon. Nothing can be written.
+- Quote identifiers that have capitals, spaces or symbols with double quotes; strings with single quotes.
+- LIMIT n, not TOP n. ILIKE for case-insensitive matching. GROUP BY ALL is allowed.
+- Dates: date_trunc('month', d), extract(year FROM d), strftime(d, '%Y-%m'), d - INTERVAL 7 DAY, current_date.
+- Aggregate in SQL: you see at most 30 rows of each result.
+`)
+
+	b.WriteString("\n## How to work\n")
+	n := 1
+	step := func(tool, text string) {
+		if tool == "" || o.tools[tool] {
+			fmt.Fprintf(&b, "%d. %s\n", n, text)
+			n++
+		}
+	}
+	step("ask_user", "If the question is ambiguous (which measure, which period, which table or value) and the data does not settle it, call ask_user with one short question and options; do not guess.")
+	step("describe_table", "When unsure of a table's columns or values, call describe_table before writing SQL.")
+	step("run_sql", "Run focused queries with run_sql, read the results, refine.")
+	step("", "When a tool reports an error, read the message and hint and fix the call; if the same approach fails repeatedly, try a different one.")
+	step("create_chart", "When a trend, comparison or distribution is worth seeing, call create_chart with a Vega-Lite spec (no data) and the SQL for its data.")
+	step("validate_finding", "Check an important or surprising claim with validate_finding before stating it.")
+
+	b.WriteString("\n## Honesty\n")
+	b.WriteString(`- If a query returns no rows, say the result is empty; never fill in values.
+- If the data cannot answer the question, say what is missing instead of approximating with other data.
+- Say so when a result was capped, sampled or has many missing values.
+`)
+
+	fmt.Fprintf(&b, "\n## Limits\nAt most %d steps (each of your replies is a step). Queries time out after 30 seconds.\n", o.maxSteps)
+
+	b.WriteString(`
+## Final answer
+When you have the answer, reply without calling a tool, in this form:
+
+<2–4 sentences answering the question directly, with the key numbers>
+
+Findings:
+- <a finding with its number> [q1]
+- <another finding> [q2, c1]
+
+Tool results are labelled with references such as [q1] (a query) or [c1] (a chart); cite the ones that support each finding. Keep it brief: the user can ask for a full report later.
+`)
+	return b.String()
+}
+
+func writeTable(b *strings.Builder, t Table) {
+	fmt.Fprintf(b, "\nTable %s — %s rows", t.Name, groupDigits(t.Rows))
+	if t.Source != "" {
+		fmt.Fprintf(b, ", from %s", t.Source)
+	}
+	b.WriteString("\n")
+	if t.Description != "" {
+		fmt.Fprintf(b, "  %s\n", t.Description)
+	}
+	for _, c := range t.Columns {
+		fmt.Fprintf(b, "  %s %s", c.Name, c.Type)
+		switch {
+		case c.Range != "":
+			fmt.Fprintf(b, " (%s)", c.Range)
+		case len(c.Samples) > 0:
+			fmt.Fprintf(b, " (e.g. %s)", strings.Join(c.Samples, ", "))
+		}
+		b.WriteString("\n")
+	}
+}
+
+// groupDigits writes n with thousands separators.
+func groupDigits(n int64) string {
+	s := fmt.Sprint(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var out []byte
+	for i := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			out = append(out, ',')
+		}
+		out = append(out, s[i])
+	}
+	if neg {
+		return "-" + string(out)
+	}
+	return string(out)
+}
+
+// estimateTokens is a rough token count for English text and SQL (about
+// four characters per token), for budgets and reports, not billing.
+func estimateTokens(s string) int {
+	return (len(s) + 3) / 4
+}

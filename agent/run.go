@@ -1,0 +1,196 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/loupeapp/loupe/agent/llm"
+	"github.com/loupeapp/loupe/tools"
+)
+
+// errTimeLimit is the cause of a run's context ending at its wall-clock
+// limit, which tells it apart from a cancel by the user.
+var errTimeLimit = errors.New("time limit")
+
+// run is the state of one Run.
+type run struct {
+	a       *Agent
+	in      Input
+	sink    Sink
+	started time.Time
+
+	msgs     []llm.Message // everything sent to the model
+	runStart int           // msgs[runStart:] is this run's transcript
+	specs    []llm.ToolSpec
+	names    map[string]bool
+
+	step     int
+	failures int // consecutive failed tool calls
+	empty    int // empty replies so far
+	nq, nc   int // evidence counters
+	evidence []Evidence
+	question *tools.Question
+	meta     Meta
+}
+
+func newRun(a *Agent, in Input, sink Sink) *run {
+	r := &run{a: a, in: in, sink: sink, started: time.Now(), names: map[string]bool{}}
+	for _, s := range a.cfg.Tools.Specs() {
+		r.specs = append(r.specs, llm.ToolSpec{Name: s.Name, Description: s.Description, Parameters: s.Parameters})
+		r.names[s.Name] = true
+	}
+	r.meta.Model = a.cfg.Model
+	r.meta.Provider = a.cfg.Provider.Name()
+	return r
+}
+
+func (r *run) emit(e Event) {
+	e.RunID, e.ChatID, e.At = r.in.RunID, r.in.ChatID, time.Now()
+	if e.Step == 0 && e.Type != RunStarted && e.Type != RunFinished {
+		e.Step = r.step
+	}
+	r.sink.Emit(e)
+}
+
+// loop is the run: prepare, then think → act until an answer, a question
+// for the user, a limit, a failure or a cancel.
+func (r *run) loop(parent context.Context) *Outcome {
+	ctx, cancel := context.WithTimeoutCause(parent, r.a.cfg.Timeout, errTimeLimit)
+	defer cancel()
+	r.prepare()
+	max := r.a.cfg.MaxSteps
+	for r.step = 1; r.step <= max; r.step++ {
+		r.emit(Event{Type: StepStarted})
+		stepStart := time.Now()
+		resp, err := r.think(ctx, r.step == max)
+		st := StepTime{Step: r.step, ModelMS: ms(time.Since(stepStart)), Prompt: resp.Usage.PromptTokens, Complete: resp.Usage.CompletionTokens}
+		r.meta.Steps = r.step
+		if err != nil {
+			r.meta.StepTimes = append(r.meta.StepTimes, st)
+			return r.stopped(ctx, err)
+		}
+		msg := resp.Message
+		msg.Role = llm.Assistant
+		r.msgs = append(r.msgs, msg)
+		if len(msg.ToolCalls) == 0 {
+			r.meta.StepTimes = append(r.meta.StepTimes, st)
+			if strings.TrimSpace(msg.Content) == "" {
+				if r.empty++; r.empty == 1 && r.step < max {
+					r.msgs = append(r.msgs, llm.Message{Role: llm.User, Content: "Your reply was empty. Call a tool or give your final answer."})
+					continue
+				}
+				return r.finish(Failed, "the model returned an empty reply twice; try again, or choose another model in Settings")
+			}
+			return r.answer(msg.Content)
+		}
+		if r.step == max {
+			r.skipAll(msg.ToolCalls, "not run: the step limit was reached")
+			r.meta.StepTimes = append(r.meta.StepTimes, st)
+			return r.finish(Limit, fmt.Sprintf("stopped after %d steps without a final answer; ask a narrower question, or raise the step limit in Settings", max))
+		}
+		toolsStart := time.Now()
+		ended, err := r.act(ctx, msg.ToolCalls)
+		st.ToolsMS = ms(time.Since(toolsStart))
+		r.meta.StepTimes = append(r.meta.StepTimes, st)
+		if err != nil {
+			return r.stopped(ctx, err)
+		}
+		if ended {
+			return r.finish(NeedsInput, "")
+		}
+		if used := r.meta.PromptTokens + r.meta.CompletionTokens; used > r.a.cfg.TokenBudget {
+			return r.finish(Limit, fmt.Sprintf("stopped after using %d tokens (budget %d); ask a narrower question, or raise the budget in Settings", used, r.a.cfg.TokenBudget))
+		}
+	}
+	return r.finish(Limit, fmt.Sprintf("stopped after %d steps", max))
+}
+
+// prepare builds the system prompt and the messages of the first step.
+func (r *run) prepare() {
+	sys := systemPrompt(r.in.Schema, promptOptions{maxSteps: r.a.cfg.MaxSteps, tools: r.names})
+	r.meta.PromptChars = len(sys)
+	r.meta.PromptTokensEst = estimateTokens(sys)
+	r.msgs = append(r.msgs, llm.Message{Role: llm.System, Content: sys})
+	r.msgs = append(r.msgs, r.in.History...)
+	r.runStart = len(r.msgs)
+	r.msgs = append(r.msgs, llm.Message{Role: llm.User, Content: r.in.Question})
+}
+
+// think is one model call, streamed to the sink. On the last step the
+// model is told to answer now.
+func (r *run) think(ctx context.Context, last bool) (llm.Response, error) {
+	msgs := r.msgs
+	if last && r.step > 1 {
+		msgs = append(msgs[:len(msgs):len(msgs)], llm.Message{Role: llm.User,
+			Content: "This is your last step: do not call any tool. Give your final answer now from the results you have, and say what remains unchecked."})
+	}
+	req := llm.Request{Model: r.a.cfg.Model, Messages: msgs, Tools: r.specs, Temperature: r.a.cfg.Temperature}
+	resp, err := r.a.cfg.Provider.Chat(ctx, req, func(d llm.Delta) {
+		switch {
+		case d.Restart:
+			r.emit(Event{Type: TextReset})
+		case d.Content != "":
+			r.emit(Event{Type: TextDelta, Text: d.Content})
+		case d.Thinking != "":
+			r.emit(Event{Type: ThinkingDelta, Text: d.Thinking})
+		}
+	})
+	if err != nil {
+		return resp, err
+	}
+	u := resp.Usage
+	r.meta.PromptTokens += u.PromptTokens
+	r.meta.CompletionTokens += u.CompletionTokens
+	r.meta.Usage = append(r.meta.Usage, u)
+	r.emit(Event{Type: UsageReported, Usage: &u})
+	return resp, nil
+}
+
+// stopped ends a run that an error interrupted: a cancel, the time limit,
+// or a provider failure.
+func (r *run) stopped(ctx context.Context, err error) *Outcome {
+	switch {
+	case errors.Is(context.Cause(ctx), errTimeLimit):
+		return r.finish(Limit, fmt.Sprintf("stopped at the time limit (%s); ask a narrower question, or raise the limit in Settings", r.a.cfg.Timeout))
+	case ctx.Err() != nil:
+		return r.finish(Canceled, "stopped by the user")
+	}
+	r.a.log.Warn("run failed", "run", r.in.RunID, "step", r.step, "err", err)
+	return r.finish(Failed, err.Error())
+}
+
+// finish builds the outcome.
+func (r *run) finish(status Status, reason string) *Outcome {
+	r.meta.DurationMS = ms(time.Since(r.started))
+	out := &Outcome{
+		RunID:      r.in.RunID,
+		Status:     status,
+		Reason:     reason,
+		Question:   r.question,
+		Evidence:   r.evidence,
+		Transcript: append([]llm.Message(nil), r.msgs[r.runStart:]...),
+		Meta:       r.meta,
+	}
+	return out
+}
+
+// answer finishes a run whose model replied without tool calls.
+func (r *run) answer(text string) *Outcome {
+	out := r.finish(Done, "")
+	out.Answer = strings.TrimSpace(text)
+	out.Summary, out.Findings = parseAnswer(out.Answer, r.refs())
+	return out
+}
+
+func (r *run) refs() map[string]bool {
+	m := map[string]bool{}
+	for _, e := range r.evidence {
+		m[e.Ref] = true
+	}
+	return m
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

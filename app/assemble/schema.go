@@ -1,0 +1,73 @@
+package assemble
+
+import (
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/loupeapp/loupe/agent"
+	"github.com/loupeapp/loupe/data/catalog"
+)
+
+// Schema describes datasets for the agent's prompt: names, row counts,
+// columns with types, a few top values of low-cardinality columns (else
+// samples) and the range of numbers and dates.
+func Schema(ds []catalog.Dataset) agent.Schema {
+	s := agent.Schema{Dialect: "DuckDB"}
+	for _, d := range ds {
+		t := agent.Table{Name: d.Name, Rows: d.Rows, Source: filepath.Base(d.Source)}
+		if d.Part != "" {
+			t.Source += " (" + d.Part + ")"
+		}
+		for _, c := range d.Columns {
+			t.Columns = append(t.Columns, column(c))
+		}
+		s.Tables = append(s.Tables, t)
+	}
+	return s
+}
+
+func column(c catalog.Column) agent.Column {
+	out := agent.Column{Name: c.Name, Type: c.Type}
+	switch {
+	case len(c.Top) > 0:
+		for i, v := range c.Top {
+			if i == 4 {
+				out.Samples = append(out.Samples, "…")
+				break
+			}
+			out.Samples = append(out.Samples, clip(v.Value))
+		}
+	case c.Min != nil && c.Max != nil && rangeType(c.Type):
+		out.Range = clip(*c.Min) + " to " + clip(*c.Max)
+	default:
+		for i, v := range c.Samples {
+			if i == 3 {
+				break
+			}
+			out.Samples = append(out.Samples, clip(v))
+		}
+	}
+	return out
+}
+
+func rangeType(typ string) bool {
+	t := strings.ToUpper(typ)
+	for _, p := range []string{"INT", "DOUBLE", "FLOAT", "DECIMAL", "REAL", "DATE", "TIME", "NUMERIC", "HUGEINT", "UBIGINT", "BIGINT", "SMALLINT", "TINYINT"} {
+		if strings.HasPrefix(t, p) || strings.HasPrefix(t, "U"+p) {
+			return true
+		}
+	}
+	return false
+}
+
+// clip shortens a value for the prompt.
+func clip(s string) string {
+	const max = 30
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:max-1]) + "…"
+}
