@@ -1,0 +1,290 @@
+// Package profile is the profile_data tool: per-column statistics and
+// data-quality flags for one dataset, in two or three aggregate passes
+// through the guarded, read-only query path.
+package profile
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	duckdb "github.com/duckdb/duckdb-go/v2"
+
+	"github.com/loupeapp/loupe/data/catalog"
+	"github.com/loupeapp/loupe/data/guard"
+	"github.com/loupeapp/loupe/data/query"
+	"github.com/loupeapp/loupe/tools"
+)
+
+// Name is the tool's name as the model calls it.
+const Name = "profile_data"
+
+// Runner runs one guarded, read-only query (data/query.Runner).
+type Runner interface {
+	Run(ctx context.Context, sql string, lim query.Limits) (*query.Result, error)
+}
+
+// Catalog lists the loaded datasets (data/workspace.Workspace).
+type Catalog interface {
+	Datasets(ctx context.Context) ([]catalog.Dataset, error)
+}
+
+// Tool is profile_data.
+type Tool struct {
+	cat     Catalog
+	run     Runner
+	timeout time.Duration
+	log     *slog.Logger
+}
+
+var _ tools.Tool = (*Tool)(nil)
+
+// New returns the tool; cat and run must outlive it.
+func New(cat Catalog, run Runner) *Tool {
+	return &Tool{cat: cat, run: run, timeout: query.Defaults.Timeout, log: slog.Default().With("subsystem", "profile")}
+}
+
+const description = `Profile a dataset's columns: NULLs, distinct values, min/max, mean, median, quantiles and standard deviation of numbers, top values of low-cardinality columns, IQR outliers, and data-quality flags (all NULL, constant, mostly NULL, identifier-like text, numbers or dates stored as text, negative amounts, duplicate keys, padded text, empty strings). Use it before analysing a table you have not looked at, or when results look odd.`
+
+var parameters = json.RawMessage(`{
+  "type": "object",
+  "properties": {
+    "table": {"type": "string", "description": "Dataset name, as listed"},
+    "columns": {"type": "array", "items": {"type": "string"}, "description": "Columns to profile; all when omitted"}
+  },
+  "required": ["table"]
+}`)
+
+// Spec describes the tool to the model.
+func (t *Tool) Spec() tools.Spec {
+	return tools.Spec{Name: Name, Description: description, Parameters: parameters}
+}
+
+// Run profiles the table. An unknown table or column, or a query the
+// table cannot answer in time, is a Failed result.
+func (t *Tool) Run(ctx context.Context, raw json.RawMessage) (tools.Result, error) {
+	start := time.Now()
+	a, problem := decodeArgs(raw)
+	if problem != "" {
+		return failed(problem, "invalid arguments"), nil
+	}
+	ds, problem, err := t.dataset(ctx, a.Table)
+	if err != nil || problem != "" {
+		return failed(problem, "unknown table"), err
+	}
+	cols, problem := pick(ds, a.Columns)
+	if problem != "" {
+		return failed(problem, "unknown column"), nil
+	}
+	p, err := t.profile(ctx, ds, cols)
+	if err != nil {
+		if ctx.Err() != nil {
+			return tools.Result{}, ctx.Err()
+		}
+		msg, ok := queryProblem(err)
+		if !ok {
+			return tools.Result{}, fmt.Errorf("profile %s: %w", ds.Name, err)
+		}
+		return failed("Profiling "+ds.Name+" failed: "+msg+"\nProfile fewer columns, or query the table with run_sql.", "profile failed"), nil
+	}
+	p.ElapsedMS = float64(time.Since(start).Microseconds()) / 1000
+	data, err := json.Marshal(p)
+	if err != nil {
+		return tools.Result{}, fmt.Errorf("encode profile: %w", err)
+	}
+	flags := 0
+	for _, c := range p.Columns {
+		flags += len(c.Flags)
+	}
+	return tools.Result{
+		ForModel: forModel(p, len(ds.Columns)),
+		Summary:  fmt.Sprintf("%s: %d rows, %d columns, %d flags", p.Table, p.Rows, len(p.Columns), flags),
+		Display:  tools.Display{Kind: tools.KindProfile, Data: data},
+	}, nil
+}
+
+// dataset finds the dataset called name (case-insensitively, with or
+// without "main.").
+func (t *Tool) dataset(ctx context.Context, name string) (catalog.Dataset, string, error) {
+	all, err := t.cat.Datasets(ctx)
+	if err != nil {
+		return catalog.Dataset{}, "", fmt.Errorf("list datasets: %w", err)
+	}
+	name = strings.Trim(strings.TrimPrefix(name, "main."), `"`)
+	names := make([]string, len(all))
+	for i, d := range all {
+		if d.Name == name {
+			return d, "", nil
+		}
+		names[i] = d.Name
+	}
+	for _, d := range all {
+		if strings.EqualFold(d.Name, name) {
+			return d, "", nil
+		}
+	}
+	if len(all) == 0 {
+		return catalog.Dataset{}, "There are no datasets loaded, so there is nothing to profile.", nil
+	}
+	msg := fmt.Sprintf("No dataset is called %q; datasets are: %s.", name, strings.Join(names, ", "))
+	if c := closest(name, names); c != "" {
+		msg += fmt.Sprintf(" Did you mean %q?", c)
+	}
+	return catalog.Dataset{}, msg, nil
+}
+
+// pick returns the catalog columns asked for, or all of them.
+func pick(ds catalog.Dataset, want []string) ([]catalog.Column, string) {
+	if len(want) == 0 {
+		return ds.Columns, ""
+	}
+	names := make([]string, len(ds.Columns))
+	for i, c := range ds.Columns {
+		names[i] = c.Name
+	}
+	var out []catalog.Column
+	var unknown []string
+	for _, w := range want {
+		found := false
+		for _, c := range ds.Columns {
+			if c.Name == w || strings.EqualFold(c.Name, w) {
+				out = append(out, c)
+				found = true
+				break
+			}
+		}
+		if !found {
+			s := fmt.Sprintf("%q", w)
+			if c := closest(w, names); c != "" {
+				s += fmt.Sprintf(" (did you mean %q?)", c)
+			}
+			unknown = append(unknown, s)
+		}
+	}
+	if len(unknown) > 0 {
+		return nil, fmt.Sprintf("%s has no column %s; its columns are: %s.", ds.Name, strings.Join(unknown, ", "), strings.Join(names, ", "))
+	}
+	return out, ""
+}
+
+// profile runs the passes: one aggregate for every figure, one for the
+// outliers and exact key counts, and one small query per duplicated key.
+func (t *Tool) profile(ctx context.Context, ds catalog.Dataset, cols []catalog.Column) (*Profile, error) {
+	exact := ds.Rows <= exactRows
+	sql, pl := firstPass(ds.Name, cols, exact)
+	res, err := t.one(ctx, sql)
+	if err != nil {
+		return nil, err
+	}
+	rows, out := pl.read(res.Rows[0], cols)
+	keys := likelyKeys(ds.Name, out)
+	if sql, fill := secondPass(ds.Name, out, keys); sql != "" {
+		res, err := t.one(ctx, sql)
+		if err != nil {
+			return nil, err
+		}
+		fill(res.Rows[0])
+	}
+	isKey := map[int]bool{}
+	dups := map[int][]Value{}
+	for _, k := range keys {
+		isKey[k] = true
+		c := out[k]
+		if c.Distinct >= c.nonNull {
+			continue
+		}
+		res, err := t.run.Run(ctx, duplicatesQuery(ds.Name, c.Name), query.Limits{Timeout: t.timeout, MaxRows: 3})
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range res.Rows {
+			dups[k] = append(dups[k], Value{Value: fmt.Sprint(r[0]), Count: toInt(r[1])})
+		}
+	}
+	for i := range out {
+		flag(&out[i], rows, isKey[i], dups[i])
+	}
+	return &Profile{Table: ds.Name, Rows: rows, Approx: !exact, Columns: out}, nil
+}
+
+// one runs an aggregate that returns a single row.
+func (t *Tool) one(ctx context.Context, sql string) (*query.Result, error) {
+	res, err := t.run.Run(ctx, sql, query.Limits{Timeout: t.timeout, MaxRows: 1})
+	if err != nil {
+		return nil, err
+	}
+	if len(res.Rows) != 1 {
+		return nil, fmt.Errorf("profile query returned %d rows, want 1", len(res.Rows))
+	}
+	return res, nil
+}
+
+func failed(msg, summary string) tools.Result {
+	return tools.Result{
+		ForModel: msg,
+		Summary:  summary,
+		Display:  tools.Display{Kind: tools.KindError, Text: msg},
+		Failed:   true,
+	}
+}
+
+// queryProblem returns the message of a query failure the model can work
+// around and true, or false for an infrastructure failure.
+func queryProblem(err error) (string, bool) {
+	var refused *guard.RefusedError
+	var timeout *query.TimeoutError
+	var de *duckdb.Error
+	switch {
+	case errors.As(err, &refused), errors.As(err, &timeout), errors.As(err, &de):
+		return err.Error(), true
+	}
+	return "", false
+}
+
+// closest is the name nearest to s, if near enough to be a typo, else "".
+func closest(s string, names []string) string {
+	best, bestD := "", 1<<30
+	for _, n := range names {
+		if strings.EqualFold(n, s) {
+			return n
+		}
+		if d := editDistance(strings.ToLower(s), strings.ToLower(n)); d < bestD {
+			best, bestD = n, d
+		}
+	}
+	if bestD <= max(1, len([]rune(s))/3) {
+		return best
+	}
+	return ""
+}
+
+// editDistance is the optimal-string-alignment distance: insertions,
+// deletions, substitutions and swaps of neighbours each count one.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	d := make([][]int, len(ra)+1)
+	for i := range d {
+		d[i] = make([]int, len(rb)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(ra)][len(rb)]
+}
