@@ -24,27 +24,27 @@ type Profile struct {
 // Column is one column's profile. Fields that do not apply to the
 // column's kind are omitted.
 type Column struct {
-	Name      string     `json:"name"`
-	Type      string     `json:"type"`
-	Kind      string     `json:"kind"` // number, time, text, bool, other
-	Nulls     int64      `json:"nulls"`
-	NullPct   float64    `json:"null_pct"`
-	Distinct  int64      `json:"distinct"`
+	Name     string  `json:"name"`
+	Type     string  `json:"type"`
+	Kind     string  `json:"kind"` // number, time, text, bool, other
+	Nulls    int64   `json:"nulls"`
+	NullPct  float64 `json:"null_pct"`
+	Distinct int64   `json:"distinct"`
 	// DistinctApprox marks an estimated distinct count (large tables,
 	// columns with more than exactDistinct values).
-	DistinctApprox bool `json:"distinct_approx,omitempty"`
-	Min       any        `json:"min,omitempty"`
-	Max       any        `json:"max,omitempty"`
-	Mean      *float64   `json:"mean,omitempty"`
-	Stddev    *float64   `json:"stddev,omitempty"`
-	Quantiles *Quantiles `json:"quantiles,omitempty"`
-	Negatives *int64     `json:"negatives,omitempty"`
-	Zeros     *int64     `json:"zeros,omitempty"`
-	Outliers  *Outliers  `json:"outliers,omitempty"`
-	Trues     *int64     `json:"trues,omitempty"`
-	Text      *Text      `json:"text,omitempty"`
-	Top       []Value    `json:"top,omitempty"`
-	Flags     []Flag     `json:"flags,omitempty"`
+	DistinctApprox bool       `json:"distinct_approx,omitempty"`
+	Min            any        `json:"min,omitempty"`
+	Max            any        `json:"max,omitempty"`
+	Mean           *float64   `json:"mean,omitempty"`
+	Stddev         *float64   `json:"stddev,omitempty"`
+	Quantiles      *Quantiles `json:"quantiles,omitempty"`
+	Negatives      *int64     `json:"negatives,omitempty"`
+	Zeros          *int64     `json:"zeros,omitempty"`
+	Outliers       *Outliers  `json:"outliers,omitempty"`
+	Trues          *int64     `json:"trues,omitempty"`
+	Text           *Text      `json:"text,omitempty"`
+	Top            []Value    `json:"top,omitempty"`
+	Flags          []Flag     `json:"flags,omitempty"`
 
 	// Found by the first pass, used by the flags and the second pass.
 	nonNull, numericText, dateText, leadingZero, spaced int64
