@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/loupeapp/loupe/data/guard"
+	"github.com/loupeapp/loupe/data/query"
 	"github.com/loupeapp/loupe/data/results"
 	"github.com/loupeapp/loupe/data/workspace"
 	"github.com/loupeapp/loupe/tools"
@@ -271,7 +272,7 @@ func TestRunSQLRefused(t *testing.T) {
 		`CREATE TABLE x AS SELECT 1`,
 	} {
 		t.Run(q, func(t *testing.T) {
-			_, gerr := e.ws.Query.Run(context.Background(), q, queryLimits())
+			_, gerr := e.ws.Query.Run(context.Background(), q, query.Limits{})
 			var refused *guard.RefusedError
 			if !errors.As(gerr, &refused) {
 				t.Fatalf("the guard did not refuse it: %v", gerr)
