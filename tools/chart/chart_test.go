@@ -158,6 +158,22 @@ func TestInjectsData(t *testing.T) {
 	}
 }
 
+func TestMissingTypesAreInferred(t *testing.T) {
+	ws := open(t)
+	res := run(t, chart.New(ws.Query), chartArgs("Daily", "SELECT day, region, amount FROM sales",
+		`{"mark":"line","encoding":{"x":{"field":"day"},"y":{"field":"amount"},"color":{"field":"region"}}}`))
+	spec, vals := injected(t, res)
+	enc := spec["encoding"].(map[string]any)
+	for ch, want := range map[string]string{"x": "temporal", "y": "quantitative", "color": "nominal"} {
+		if got := enc[ch].(map[string]any)["type"]; got != want {
+			t.Errorf("%s type = %v, want %s", ch, got, want)
+		}
+	}
+	if vals[0]["day"] != "2024-01-01T00:00:00" {
+		t.Errorf("day = %v, want it written as a date-time once typed temporal", vals[0]["day"])
+	}
+}
+
 func TestDottedColumnIsEscaped(t *testing.T) {
 	ws := open(t)
 	res := run(t, chart.New(ws.Query), chartArgs("Price", `SELECT product, avg("unit.price") AS "unit.price" FROM sales GROUP BY 1`,

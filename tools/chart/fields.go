@@ -372,6 +372,9 @@ func check(w *walker, cols []column, rows [][]any) (problems []string, temporal 
 		if c.name != u.field || needsEscape(c.name) {
 			u.def["field"] = escape(c.name) // Vega-Lite reads "a.b" as a path
 		}
+		if _, ok := u.def["type"]; !ok && !strings.HasSuffix(u.path, ".sort") {
+			u.def["type"] = inferType(u.path, c)
+		}
 		if p := typeProblem(u, c, rows); p != "" {
 			add(p)
 		}
@@ -464,6 +467,23 @@ func temporalProblem(u use, c column, rows [][]any, example string) string {
 		return ""
 	}
 	return fmt.Sprintf(`%s uses field %q as temporal, but the column is %s; use a DATE or TIMESTAMP column`, u.path, c.name, c.typ)
+}
+
+// inferType gives an encoding without a type the one its column
+// suggests; Vega-Lite would otherwise read every untyped field as nominal.
+func inferType(path string, c column) string {
+	for _, ch := range []string{".row", ".column", ".facet", ".detail"} {
+		if strings.HasSuffix(path, ch) || strings.HasPrefix(path, "facet") {
+			return "nominal"
+		}
+	}
+	switch c.cat {
+	case catNumber:
+		return "quantitative"
+	case catTemporal:
+		return "temporal"
+	}
+	return "nominal"
 }
 
 func usedAsTime(def map[string]any) bool {
