@@ -23,9 +23,10 @@ type Spec struct {
 type Tool interface {
 	Spec() Spec
 	// Run executes the tool with args, a JSON object. A failure the model
-	// can fix (bad SQL, unknown column, empty result, timeout, invalid
-	// arguments) is a Result with Failed set and a ForModel text saying what
-	// went wrong and how to fix it — not an error. Errors are for failures
+	// can fix (bad SQL, unknown column, timeout, invalid arguments) is a
+	// Result with Failed set and a ForModel text saying what went wrong and
+	// how to fix it — not an error. An empty result is not a failure, but
+	// its ForModel text must say plainly that there were no rows. Errors are for failures
 	// the model cannot fix (the workspace is gone, the disk is full) and for
 	// ctx ending (ctx.Err()).
 	Run(ctx context.Context, args json.RawMessage) (Result, error)

@@ -164,7 +164,7 @@ func prepareForRun(ctx context.Context, c *duckdb.Conn, chk *guard.Checked, maxR
 		return ds, false, nil
 	}
 	if chk.Kind == guard.Select {
-		wrapped := "SELECT * FROM (\n" + chk.Text + "\n) AS loupe_q LIMIT " + strconv.Itoa(maxRows+1)
+		wrapped := "SELECT * FROM (" + chk.Text + "\n) AS loupe_q LIMIT " + strconv.Itoa(maxRows+1)
 		if ps, err := c.Prepare(wrapped); err == nil {
 			ds := ps.(*duckdb.Stmt)
 			if kind, err := guard.CheckFinal(ds); err == nil && kind == guard.Select {
@@ -180,7 +180,7 @@ func prepareForRun(ctx context.Context, c *duckdb.Conn, chk *guard.Checked, maxR
 func countRows(ctx context.Context, c *duckdb.Conn, text string) (int64, error) {
 	// Prepare, not QueryContext: duckdb-go's QueryContext runs every
 	// statement of a multi-statement text but the last.
-	ps, err := c.Prepare("SELECT count(*) FROM (\n" + text + "\n) AS loupe_q")
+	ps, err := c.Prepare("SELECT count(*) FROM (" + text + "\n) AS loupe_q")
 	if err != nil {
 		return 0, err
 	}

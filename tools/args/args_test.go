@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/loupeapp/loupe/tools"
-	"github.com/loupeapp/loupe/tools/sqltool/args"
+	"github.com/loupeapp/loupe/tools/args"
 )
 
 var params = args.Params{Tool: "t", List: []args.Param{

@@ -11,7 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/loupeapp/loupe/tools"
-	"github.com/loupeapp/loupe/tools/sqltool/args"
+	"github.com/loupeapp/loupe/tools/args"
 )
 
 // Name is the tool's name.

@@ -10,7 +10,7 @@ import (
 
 	"github.com/loupeapp/loupe/data/catalog"
 	"github.com/loupeapp/loupe/tools"
-	"github.com/loupeapp/loupe/tools/sqltool/args"
+	"github.com/loupeapp/loupe/tools/args"
 )
 
 // valueRunes is how much of a top or sample value is shown.

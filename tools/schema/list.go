@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/loupeapp/loupe/tools"
-	"github.com/loupeapp/loupe/tools/sqltool/args"
+	"github.com/loupeapp/loupe/tools/args"
 )
 
 // ListDatasets is list_datasets.

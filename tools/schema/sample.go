@@ -9,7 +9,7 @@ import (
 
 	"github.com/loupeapp/loupe/data/duck"
 	"github.com/loupeapp/loupe/tools"
-	"github.com/loupeapp/loupe/tools/sqltool/args"
+	"github.com/loupeapp/loupe/tools/args"
 )
 
 // Sample sizes.

@@ -21,7 +21,7 @@ import (
 	"github.com/loupeapp/loupe/data/query"
 	"github.com/loupeapp/loupe/data/results"
 	"github.com/loupeapp/loupe/tools"
-	"github.com/loupeapp/loupe/tools/sqltool/args"
+	"github.com/loupeapp/loupe/tools/args"
 )
 
 // Name is the tool's name.
