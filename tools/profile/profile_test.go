@@ -340,3 +340,24 @@ func TestCancel(t *testing.T) {
 		t.Fatal("no error after cancel")
 	}
 }
+
+// TestEmptyTable profiles a table with columns and no rows, one of them
+// with a quote in its name.
+func TestEmptyTable(t *testing.T) {
+	ws := open(t, filepath.Join("testdata", "empty.csv"))
+	res, p := runProfile(t, profile.New(ws, ws.Query), `{"table":"empty"}`)
+	if p == nil {
+		t.Fatalf("failed: %s", res.ForModel)
+	}
+	if p.Rows != 0 || len(p.Columns) != 3 || p.Columns[1].Name != `weird "name"` {
+		t.Fatalf("profile %+v", p)
+	}
+	for _, c := range p.Columns {
+		if len(c.Flags) != 0 || c.Quantiles != nil || c.Outliers != nil {
+			t.Errorf("%s: %+v", c.Name, c)
+		}
+	}
+	if !strings.HasPrefix(res.ForModel, "empty: 0 rows") {
+		t.Errorf("ForModel %q", res.ForModel)
+	}
+}

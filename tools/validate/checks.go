@@ -679,6 +679,7 @@ func simpson(by string, cells *query.Result, key, measure int, cmp *Comparison) 
 	}
 	overall := sign(cmp.ValueA - cmp.ValueB)
 	var held, reversed []string
+	thin := false // a reversal within a cell of very few rows
 	for _, sp := range both {
 		covered += sp.na + sp.nb
 		s := sign(sp.va - sp.vb)
@@ -689,6 +690,7 @@ func simpson(by string, cells *query.Result, key, measure int, cmp *Comparison) 
 			held = append(held, line)
 		case s == -overall:
 			reversed = append(reversed, line)
+			thin = thin || min(sp.na, sp.nb) < tinySample
 		}
 	}
 	rel := map[int]string{1: ">", -1: "<", 0: "="}
@@ -700,6 +702,10 @@ func simpson(by string, cells *query.Result, key, measure int, cmp *Comparison) 
 	switch {
 	case overall == 0:
 		c.Status, c.Detail = Skipped, head+": no difference to test"
+	case len(reversed) == len(both) && thin:
+		c.Status = Warn
+		c.Detail = fmt.Sprintf("%s, but %s %s %s within each of the %d largest %s subgroups — %s; some of these subgroups hold fewer than %d rows of a group, so the reversal may be chance",
+			head, cmp.A, rel[-overall], cmp.B, len(both), by, strings.Join(reversed, "; "), tinySample)
 	case len(reversed) == len(both):
 		c.Status = Fail
 		c.Detail = fmt.Sprintf("Simpson's paradox: %s, but %s %s %s within every one of the %d largest %s subgroups%s — %s. The overall difference comes from how %s is spread across %s; compare within %s instead",

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -174,6 +175,47 @@ func TestShapes(t *testing.T) {
 				t.Errorf("verdict %s, want %s with %q", v.Verdict, c.verdict, c.want)
 			}
 		})
+	}
+}
+
+// TestJoin: the subgroup columns come from both joined tables, qualified
+// by their aliases.
+func TestJoin(t *testing.T) {
+	ws := open(t)
+	_, v := check(t, validate.New(ws, ws.Query), map[string]any{
+		"finding": "B recovers more patients than A",
+		"sql":     "SELECT k.treatment, avg(k.recovered) AS rate FROM kidney AS k JOIN shop AS s ON k.patient_id = s.order_id GROUP BY k.treatment",
+	})
+	if v == nil {
+		t.Fatal("failed")
+	}
+	var by []string
+	for _, c := range v.Checks {
+		if c.Name == "subgroups" {
+			by = append(by, c.By)
+		}
+	}
+	if len(by) != 3 || !slices.Contains(by, "stone_size") || !slices.Contains(by, "region") {
+		t.Errorf("subgroup checks by %v, want three including stone_size and region", by)
+	}
+}
+
+// TestThinReversal: a reversal within subgroups of a handful of rows is
+// reported as weak, not as a paradox.
+func TestThinReversal(t *testing.T) {
+	ws := open(t)
+	_, v := check(t, validate.New(ws, ws.Query), map[string]any{
+		"finding":  "B recovers more patients than A",
+		"sql":      "SELECT treatment, avg(recovered) AS rate FROM kidney WHERE patient_id % 10 = 0 GROUP BY treatment",
+		"group_by": "stone_size",
+	})
+	if v == nil {
+		t.Fatal("failed")
+	}
+	s := findCheck(v, "subgroups", "stone_size")
+	// Every subgroup reverses (37 vs 33 rows overall), but a cell holds fewer than 10 rows.
+	if s == nil || s.Status != validate.Warn || !strings.Contains(s.Detail, "may be chance") || v.Verdict != validate.Weak {
+		t.Errorf("verdict %s, stone_size check %+v", v.Verdict, s)
 	}
 }
 
