@@ -34,8 +34,9 @@ type Renderer struct {
 	// timeout bounds one render when ctx has no earlier deadline.
 	timeout time.Duration
 
-	mu   sync.Mutex
-	idle []*idleEngine
+	mu    sync.Mutex
+	idle  []*idleEngine
+	cache *svgCache
 }
 
 type idleEngine struct {
@@ -48,6 +49,10 @@ type Options struct {
 	Size    int           // engines at most; default min(2, GOMAXPROCS)
 	IdleTTL time.Duration // default 2 minutes
 	Timeout time.Duration // per render; default 30 s
+	// CacheSize is how many drawn charts are kept by spec, so that
+	// exporting the same report again draws nothing; default 64, negative
+	// turns the cache off.
+	CacheSize int
 }
 
 // NewRenderer returns a Renderer; engines start on first use (or Warm).
@@ -61,7 +66,11 @@ func NewRenderer(o Options) *Renderer {
 	if o.Timeout <= 0 {
 		o.Timeout = 30 * time.Second
 	}
-	return &Renderer{slots: make(chan struct{}, o.Size), idleTTL: o.IdleTTL, timeout: o.Timeout}
+	if o.CacheSize == 0 {
+		o.CacheSize = 64
+	}
+	return &Renderer{slots: make(chan struct{}, o.Size), idleTTL: o.IdleTTL, timeout: o.Timeout,
+		cache: newSVGCache(o.CacheSize)}
 }
 
 // Shared returns the process-wide Renderer with default options.
@@ -81,6 +90,12 @@ func (r *Renderer) Warm(ctx context.Context) error {
 // SVG document. A spec Vega cannot draw is a *SpecError; ctx ending stops the
 // render at once and returns ctx.Err().
 func (r *Renderer) SVG(ctx context.Context, spec []byte) ([]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if svg, ok := r.cache.get(spec); ok {
+		return svg, nil
+	}
 	ctx, cancel := context.WithTimeout(ctx, r.timeout)
 	defer cancel()
 	e, err := r.acquire(ctx)
@@ -96,6 +111,7 @@ func (r *Renderer) SVG(ctx context.Context, spec []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.cache.put(spec, []byte(svg))
 	return []byte(svg), nil
 }
 

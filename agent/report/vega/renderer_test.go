@@ -267,6 +267,40 @@ func TestSVGConcurrentRendersShareThePool(t *testing.T) {
 	}
 }
 
+func TestSVGCache(t *testing.T) {
+	r := NewRenderer(Options{Size: 1, CacheSize: 2})
+	bar, line, pie := readSpec(t, "bar.vl.json"), readSpec(t, "line.vl.json"), readSpec(t, "pie.vl.json")
+	first, err := r.SVG(context.Background(), bar)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first[0] = 'X' // the caller's copy; the cache keeps its own
+	start := time.Now()
+	again, err := r.SVG(context.Background(), bar)
+	if err != nil || again[0] != '<' {
+		t.Fatalf("cached SVG: %v %.20q", err, again)
+	}
+	if d := time.Since(start); d > 20*time.Millisecond {
+		t.Errorf("cache hit took %v", d)
+	}
+	for _, s := range [][]byte{line, pie} { // evicts bar
+		if _, err := r.SVG(context.Background(), s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, ok := r.cache.get(bar); ok {
+		t.Error("the oldest entry was not evicted")
+	}
+	if _, ok := r.cache.get(pie); !ok {
+		t.Error("the newest entry is missing")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := r.SVG(ctx, pie); !errors.Is(err, context.Canceled) {
+		t.Errorf("a canceled ctx got %v from the cache", err)
+	}
+}
+
 func TestIdleEnginesAreDropped(t *testing.T) {
 	r := NewRenderer(Options{Size: 1, IdleTTL: 50 * time.Millisecond})
 	if err := r.Warm(context.Background()); err != nil {
@@ -305,7 +339,7 @@ func TestScriptsCanBeInlined(t *testing.T) {
 
 // BenchmarkSVGBarWarm measures one bar chart on a warm engine.
 func BenchmarkSVGBarWarm(b *testing.B) {
-	r := NewRenderer(Options{Size: 1})
+	r := NewRenderer(Options{Size: 1, CacheSize: -1})
 	spec := readSpec(b, "bar.vl.json")
 	if err := r.Warm(context.Background()); err != nil {
 		b.Fatal(err)
@@ -327,7 +361,7 @@ func BenchmarkSVGBarCold(b *testing.B) {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		r := NewRenderer(Options{Size: 1})
+		r := NewRenderer(Options{Size: 1, CacheSize: -1})
 		if _, err := r.SVG(context.Background(), spec); err != nil {
 			b.Fatal(err)
 		}
