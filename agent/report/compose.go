@@ -33,7 +33,7 @@ var placeholderRe = regexp.MustCompile(`(?i)\{\{\s*(?:(chart|figure|table|query)
 // markdownImage matches an inline image the model wrote itself.
 var markdownImage = regexp.MustCompile(`!\[[^\]\n]*\]\([^)\n]*\)`)
 
-var atxHeading = regexp.MustCompile(`^ {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$`)
+var atxHeading = regexp.MustCompile(`^ {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$`)
 
 // composer turns the model's reply into the report's title and body.
 type composer struct {

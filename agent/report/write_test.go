@@ -238,6 +238,26 @@ func TestWriteWithoutHeadingsAppendsChartsAtTheEnd(t *testing.T) {
 	}
 }
 
+func TestHeading(t *testing.T) {
+	cases := []struct {
+		line  string
+		level int
+		text  string
+	}{
+		{"# Sales in C#", 1, "Sales in C#"},
+		{"## Findings ##", 2, "Findings"},
+		{"   ### Deep", 3, "Deep"},
+		{"#hashtag", 0, ""},
+		{"    # code", 0, ""},
+		{"####### seven", 0, ""},
+	}
+	for _, c := range cases {
+		if lvl, text := heading(c.line); lvl != c.level || text != c.text {
+			t.Errorf("heading(%q) = %d %q, want %d %q", c.line, lvl, text, c.level, c.text)
+		}
+	}
+}
+
 func TestDeriveTitle(t *testing.T) {
 	long := strings.Repeat("which customers ordered ", 10) + "most?"
 	cases := []struct{ in, want string }{
