@@ -99,7 +99,9 @@ func (t *Tool) Run(ctx context.Context, raw json.RawMessage) (tools.Result, erro
 		return failed(msg, fmt.Sprintf("%d rows: too many", res.RowCount), a.SQL), nil
 	}
 	if len(res.Rows) == 0 {
-		return failed("The chart's SQL returned no rows, so there is nothing to draw. Check its filters with run_sql; if nothing matches, say so instead of charting.", "no rows", a.SQL), nil
+		// An empty result is an answer, not a failure (see tools.Tool).
+		msg := "The chart's SQL returned no rows, so no chart was drawn. If the filters are right, report that nothing matches; otherwise check them with run_sql."
+		return tools.Result{ForModel: msg, Summary: "no rows: no chart", Display: tools.Display{Kind: tools.KindText, Text: msg, SQL: a.SQL}}, nil
 	}
 	cols, problem := columns(res.Columns)
 	if problem != "" {

@@ -244,8 +244,6 @@ func TestFailures(t *testing.T) {
 		{"refused sql", chartArgs("t", "DROP TABLE sales", `{"mark":"bar"}`), []string{"refused"}, 0},
 		{"too many rows", chartArgs("t", "SELECT range AS x FROM range(6000)", `{"mark":"point","encoding":{"x":{"field":"x","type":"quantitative"}}}`),
 			[]string{"returns 6000 rows", "at most 5000", "USING SAMPLE"}, 0},
-		{"no rows", chartArgs("t", "SELECT region FROM sales WHERE false", `{"mark":"bar","encoding":{"x":{"field":"region","type":"nominal"}}}`),
-			[]string{"returned no rows"}, 0},
 		{"url data", chartArgs("t", byRegion, `{"layer":[{"mark":"bar","encoding":{"x":{"field":"region","type":"nominal"}}},{"data":{"url":"https://example.com/x.csv"},"mark":"rule"}]}`),
 			[]string{"remove the data at layer[1].data"}, 0},
 	}
@@ -268,6 +266,15 @@ func TestFailures(t *testing.T) {
 				t.Errorf("ForModel is %d bytes, want ≤ %d:\n%s", len(res.ForModel), c.maxLen, res.ForModel)
 			}
 		})
+	}
+}
+
+// TestEmptyResult: no rows is an answer, said plainly, not a failure.
+func TestEmptyResult(t *testing.T) {
+	ws := open(t)
+	res := run(t, chart.New(ws.Query), chartArgs("t", "SELECT region FROM sales WHERE false", `{"mark":"bar","encoding":{"x":{"field":"region","type":"nominal"}}}`))
+	if res.Failed || res.Display.Chart != nil || !strings.Contains(res.ForModel, "returned no rows, so no chart was drawn") {
+		t.Errorf("result %+v", res)
 	}
 }
 

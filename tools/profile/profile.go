@@ -50,27 +50,18 @@ func New(cat Catalog, run Runner) *Tool {
 
 const description = `Profile a dataset's columns: NULLs, distinct values, min/max, mean, median, quantiles and standard deviation of numbers, top values of low-cardinality columns, IQR outliers, and data-quality flags (all NULL, constant, mostly NULL, identifier-like text, numbers or dates stored as text, negative amounts, duplicate keys, padded text, empty strings). Use it before analysing a table you have not looked at, or when results look odd.`
 
-var parameters = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "table": {"type": "string", "description": "Dataset name, as listed"},
-    "columns": {"type": "array", "items": {"type": "string"}, "description": "Columns to profile; all when omitted"}
-  },
-  "required": ["table"]
-}`)
-
 // Spec describes the tool to the model.
 func (t *Tool) Spec() tools.Spec {
-	return tools.Spec{Name: Name, Description: description, Parameters: parameters}
+	return tools.Spec{Name: Name, Description: description, Parameters: params.Schema()}
 }
 
 // Run profiles the table. An unknown table or column, or a query the
 // table cannot answer in time, is a Failed result.
 func (t *Tool) Run(ctx context.Context, raw json.RawMessage) (tools.Result, error) {
 	start := time.Now()
-	a, problem := decodeArgs(raw)
-	if problem != "" {
-		return failed(problem, "invalid arguments"), nil
+	a, err := decodeArgs(raw)
+	if err != nil {
+		return params.Failure(err), nil
 	}
 	ds, problem, err := t.dataset(ctx, a.Table)
 	if err != nil || problem != "" {

@@ -305,11 +305,11 @@ func TestFailures(t *testing.T) {
 	ws := open(t, filepath.Join("testdata", "clean.csv"))
 	tool := profile.New(ws, ws.Query)
 	cases := []struct{ name, args, want string }{
-		{"missing table", `{}`, `profile_data needs {"table": string`},
-		{"not an object", `42`, `profile_data needs`},
+		{"missing table", `{}`, `missing required argument "table". Expected arguments: table (string, required)`},
+		{"not an object", `42`, `Invalid arguments for profile_data`},
 		{"unknown table", `{"table":"claen"}`, `No dataset is called "claen"; datasets are: clean. Did you mean "clean"?`},
 		{"unknown column", `{"table":"clean","columns":["amount","regoin"]}`, `clean has no column "regoin" (did you mean "region"?); its columns are: id, day, region`},
-		{"bad columns", `{"table":"clean","columns":{"a":1}}`, `"columns" must be a list`},
+		{"bad columns", `{"table":"clean","columns":{"a":1}}`, `argument "columns" must be`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

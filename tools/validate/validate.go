@@ -6,7 +6,6 @@
 package validate
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -21,6 +20,7 @@ import (
 	"github.com/loupeapp/loupe/data/guard"
 	"github.com/loupeapp/loupe/data/query"
 	"github.com/loupeapp/loupe/tools"
+	targs "github.com/loupeapp/loupe/tools/args"
 )
 
 // Name is the tool's name as the model calls it.
@@ -57,116 +57,61 @@ func New(cat Catalog, run Runner) *Tool {
 const description = `Check a finding before you report it. Re-runs the query behind it and checks: rows behind each group (small samples), NULLs and outliers in the result, and — for a comparison between groups — whether the comparison still holds within the largest subgroups of other columns (Simpson's paradox). Returns a verdict: supported, weak, contradicted or cannot_check, with reasons.
 Write the sql as a plain aggregate over the data, one row per group: SELECT treatment, avg(recovered) AS recovery_rate FROM patients GROUP BY treatment. Name likely confounders in group_by (e.g. ["severity"]); without it, the tables' low-cardinality columns are tried.`
 
-var parameters = json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "finding": {"type": "string", "description": "The finding in one sentence, e.g. \"Treatment A has a higher recovery rate than B\""},
-    "sql": {"type": "string", "description": "The query whose result supports the finding: one SELECT, one row per group"},
-    "group_by": {"type": "array", "items": {"type": "string"}, "description": "Columns of the query's tables that could confound the comparison (e.g. region, segment, severity)"},
-    "measure": {"type": "string", "description": "Result column the finding is about; default: the first numeric column that is not a group or a count"},
-    "compare": {"type": "array", "items": {"type": "string"}, "minItems": 2, "maxItems": 2, "description": "The two groups compared, e.g. [\"A\", \"B\"]; default: those named in the finding, else the highest and lowest"}
-  },
-  "required": ["finding", "sql"]
-}`)
+var params = targs.Params{Tool: Name, IgnoreUnknown: true, List: []targs.Param{
+	{Name: "finding", Type: targs.String, Required: true, Doc: `the finding in one sentence, e.g. "Treatment A has a higher recovery rate than B"`, Aliases: []string{"claim", "statement", "insight"}},
+	{Name: "sql", Type: targs.String, Required: true, Doc: "the query whose result supports the finding: one SELECT, one row per group", Aliases: []string{"query", "sql_query", "related_query", "relatedQuery"}},
+	{Name: "group_by", Type: targs.Strings, Doc: "columns of the query's tables that could confound the comparison (e.g. region, segment, severity); default: their low-cardinality columns", Aliases: []string{"groupby", "confounders", "confounder", "subgroups"}},
+	{Name: "measure", Type: targs.String, Doc: "result column the finding is about; default: the first numeric column that is not a group, a count or an id", Aliases: []string{"metric"}},
+	{Name: "compare", Type: targs.Strings, Doc: `the two groups compared, e.g. ["A", "B"]; default: the two the finding names, else the highest and lowest`, Aliases: []string{"groups"}},
+}}
 
 // Spec describes the tool to the model.
 func (t *Tool) Spec() tools.Spec {
-	return tools.Spec{Name: Name, Description: description, Parameters: parameters}
+	return tools.Spec{Name: Name, Description: description, Parameters: params.Schema()}
 }
 
 // args are validate_finding's arguments once decoded.
 type args struct {
-	Finding string
-	SQL     string
-	GroupBy []string
-	Measure string
-	Compare []string
+	Finding string   `json:"finding"`
+	SQL     string   `json:"sql"`
+	GroupBy []string `json:"group_by"`
+	Measure string   `json:"measure"`
+	Compare []string `json:"compare"`
 }
 
-const wantArgs = `validate_finding needs {"finding": string, "sql": string, "group_by": [string] (optional), "measure": string (optional), "compare": [string, string] (optional)}`
-
-func decodeArgs(raw json.RawMessage) (args, string) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) > 0 && raw[0] == '"' {
-		var s string
-		if err := json.Unmarshal(raw, &s); err != nil {
-			return args{}, wantArgs + ": " + err.Error()
-		}
-		raw = []byte(s)
-	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
-		return args{}, wantArgs + ": the arguments are not a JSON object"
-	}
+// decodeArgs reads the arguments leniently (see tools/args); lists may
+// also come as comma-separated strings.
+func decodeArgs(raw json.RawMessage) (args, error) {
 	var a args
-	a.Finding = strings.TrimSpace(str(m, "finding", "claim", "statement"))
-	a.SQL = strings.TrimSpace(str(m, "sql", "query", "related_query", "relatedQuery"))
-	a.Measure = strings.TrimSpace(str(m, "measure", "metric"))
-	var missing []string
-	if a.Finding == "" {
-		missing = append(missing, `"finding"`)
+	if err := params.Decode(raw, &a); err != nil {
+		return args{}, err
 	}
-	if a.SQL == "" {
-		missing = append(missing, `"sql"`)
+	a.Finding, a.SQL, a.Measure = strings.TrimSpace(a.Finding), strings.TrimSpace(a.SQL), strings.TrimSpace(a.Measure)
+	a.GroupBy, a.Compare = split(a.GroupBy), split(a.Compare)
+	if len(a.Compare) != 0 && len(a.Compare) != 2 {
+		return args{}, &targs.Error{Problem: `"compare" must name exactly two groups`, Usage: params.Usage()}
 	}
-	if len(missing) > 0 {
-		return args{}, wantArgs + ": missing " + strings.Join(missing, " and ")
-	}
-	var ok bool
-	if a.GroupBy, ok = list(m, "group_by", "groupBy", "confounders"); !ok {
-		return args{}, wantArgs + `: "group_by" must be a list of column names`
-	}
-	if a.Compare, ok = list(m, "compare"); !ok || len(a.Compare) != 0 && len(a.Compare) != 2 {
-		return args{}, wantArgs + `: "compare" must name exactly two groups`
-	}
-	return a, ""
+	return a, nil
 }
 
-func str(m map[string]json.RawMessage, keys ...string) string {
-	for _, k := range keys {
-		var s string
-		if json.Unmarshal(m[k], &s) == nil && s != "" {
-			return s
-		}
-	}
-	return ""
-}
-
-// list reads a list of strings, a comma-separated string, or nothing.
-func list(m map[string]json.RawMessage, keys ...string) ([]string, bool) {
-	for _, k := range keys {
-		raw := bytes.TrimSpace(m[k])
-		if len(raw) == 0 || string(raw) == "null" {
-			continue
-		}
-		var l []any
-		var one string
-		switch {
-		case json.Unmarshal(raw, &l) == nil:
-		case json.Unmarshal(raw, &one) == nil:
-			for _, s := range strings.Split(one, ",") {
-				l = append(l, s)
-			}
-		default:
-			return nil, false
-		}
-		var out []string
-		for _, v := range l {
-			if s := strings.TrimSpace(fmt.Sprint(v)); s != "" && v != nil {
+func split(l []string) []string {
+	var out []string
+	for _, v := range l {
+		for _, s := range strings.Split(v, ",") {
+			if s = strings.TrimSpace(s); s != "" {
 				out = append(out, s)
 			}
 		}
-		return out, true
 	}
-	return nil, true
+	return out
 }
 
 // Run re-runs the query and checks the finding. A query that fails, or
 // arguments that do not fit its result, come back as Failed.
 func (t *Tool) Run(ctx context.Context, raw json.RawMessage) (tools.Result, error) {
-	a, problem := decodeArgs(raw)
-	if problem != "" {
-		return failed(problem, "invalid arguments", ""), nil
+	a, err := decodeArgs(raw)
+	if err != nil {
+		return params.Failure(err), nil
 	}
 	v, problem, err := t.validate(ctx, a)
 	if err != nil {

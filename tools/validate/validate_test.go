@@ -227,7 +227,8 @@ func TestFailures(t *testing.T) {
 		args string
 		want string
 	}{
-		{"missing arguments", `{"finding":"x"}`, `validate_finding needs {"finding": string, "sql": string`},
+		{"missing arguments", `{"finding":"x"}`, `missing required argument "sql". Expected arguments: finding (string, required)`},
+		{"three groups", `{"finding":"x","sql":"SELECT 1","compare":["A","B","C"]}`, `"compare" must name exactly two groups`},
 		{"sql error", `{"finding":"x","sql":"SELECT treatmnt FROM kidney"}`, "The finding's SQL failed: Binder Error"},
 		{"unknown measure", `{"finding":"x","sql":"` + kidneySQL + `","measure":"rate"}`, `measure "rate" is not a column of the query result; columns are: treatment, recovery_rate`},
 		{"unknown compare", `{"finding":"x","sql":"` + kidneySQL + `","compare":["A","C"]}`, `compare value "C" is not a group of treatment; groups are: A, B`},
