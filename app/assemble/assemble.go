@@ -1,3 +1,66 @@
 // Package assemble builds Loupe's engine for one workspace — data, tools,
 // agent — the same way for the window and the command line.
 package assemble
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/loupeapp/loupe/agent"
+	"github.com/loupeapp/loupe/agent/llm"
+	"github.com/loupeapp/loupe/data/results"
+	"github.com/loupeapp/loupe/data/workspace"
+	"github.com/loupeapp/loupe/tools"
+	"github.com/loupeapp/loupe/tools/askuser"
+	"github.com/loupeapp/loupe/tools/chart"
+	"github.com/loupeapp/loupe/tools/profile"
+	"github.com/loupeapp/loupe/tools/schema"
+	"github.com/loupeapp/loupe/tools/sqltool"
+	"github.com/loupeapp/loupe/tools/validate"
+)
+
+// Tools returns the standard tool set over ws; query results the UI pages
+// through are kept in store.
+func Tools(ws *workspace.Workspace, store *results.Store) (*tools.Set, error) {
+	sql := sqltool.New(ws.Query, ws, store, sqltool.Config{})
+	all := []tools.Tool{sql}
+	all = append(all, schema.Tools(ws, sql)...)
+	all = append(all,
+		profile.New(ws, ws.Query),
+		chart.New(ws.Query),
+		validate.New(ws, ws.Query),
+		askuser.New(),
+	)
+	return tools.NewSet(all...)
+}
+
+// Options are a run's settings beyond the model.
+type Options struct {
+	MaxSteps    int
+	Timeout     time.Duration
+	TokenBudget int
+}
+
+// Agent builds an agent over ws with the standard tools.
+func Agent(ws *workspace.Workspace, store *results.Store, p llm.Provider, model string, o Options) (*agent.Agent, error) {
+	set, err := Tools(ws, store)
+	if err != nil {
+		return nil, err
+	}
+	return agent.New(agent.Config{
+		Provider: p, Model: model, Tools: set,
+		MaxSteps: o.MaxSteps, Timeout: o.Timeout, TokenBudget: o.TokenBudget,
+		Logger: slog.Default(),
+	})
+}
+
+// WorkspaceSchema describes ws's datasets for the agent's prompt.
+func WorkspaceSchema(ctx context.Context, ws *workspace.Workspace) (agent.Schema, error) {
+	ds, err := ws.Datasets(ctx)
+	if err != nil {
+		return agent.Schema{}, fmt.Errorf("list datasets: %w", err)
+	}
+	return Schema(ds), nil
+}

@@ -1,0 +1,47 @@
+package assemble
+
+import (
+	"github.com/loupeapp/loupe/agent"
+	"github.com/loupeapp/loupe/agent/report"
+	"github.com/loupeapp/loupe/tools"
+)
+
+// previewRows is how many rows of each query the report may show.
+const previewRows = 50
+
+// Exploration turns a run's outcome into the report stage's input.
+func Exploration(question string, out *agent.Outcome) report.Exploration {
+	exp := report.Exploration{Question: question, Summary: out.Summary}
+	if exp.Summary == "" {
+		exp.Summary = out.Answer
+	}
+	for _, f := range out.Findings {
+		exp.Findings = append(exp.Findings, report.Finding{Text: f.Text, Evidence: f.Evidence})
+	}
+	for _, ev := range out.Evidence {
+		switch {
+		case ev.Chart != nil:
+			exp.Charts = append(exp.Charts, report.Chart{Ref: ev.Ref, Title: ev.Chart.Title, Spec: ev.Chart.Spec, SQL: ev.SQL})
+		case ev.Table != nil:
+			exp.Queries = append(exp.Queries, query(ev, ev.Table))
+		case ev.Display != nil && ev.Display.Kind == tools.KindVerdict:
+			exp.Notes = append(exp.Notes, "Check of a finding: "+ev.Summary)
+		}
+	}
+	if out.Status != agent.Done && out.Reason != "" {
+		exp.Notes = append(exp.Notes, "The exploration stopped early: "+out.Reason)
+	}
+	return exp
+}
+
+func query(ev agent.Evidence, t *tools.Table) report.Query {
+	q := report.Query{Ref: ev.Ref, Purpose: ev.Purpose, SQL: ev.SQL, Rows: t.Rows}
+	for _, c := range t.Columns {
+		q.Columns = append(q.Columns, report.Column{Name: c.Name, Type: c.Type})
+	}
+	q.Preview = t.Preview
+	if len(q.Preview) > previewRows {
+		q.Preview = q.Preview[:previewRows]
+	}
+	return q
+}
