@@ -96,8 +96,8 @@ require (
 	github.com/ncruces/go-strftime v0.1.9 // indirect
 	github.com/nlpodyssey/gopickle v0.3.0 // indirect
 	github.com/olekukonko/tablewriter v0.0.5 // indirect
-	github.com/ollama/ollama v0.17.4 // indirect
-	github.com/openai/openai-go/v3 v3.96.0 // indirect
+	github.com/ollama/ollama v0.17.4
+	github.com/openai/openai-go/v3 v3.96.0
 	github.com/pdevine/tensor v0.0.0-20240510204454-f88f4562727c // indirect
 	github.com/pelletier/go-toml/v2 v2.2.2 // indirect
 	github.com/pierrec/lz4/v4 v4.1.25 // indirect
