@@ -40,7 +40,7 @@ func (r *run) act(ctx context.Context, calls []llm.ToolCall) (ended bool, err er
 // call runs one tool call. Unknown tools and tool errors become failed
 // results the model reads; only ctx ending is returned as an error.
 func (r *run) call(ctx context.Context, call llm.ToolCall) (tools.Result, time.Duration, error) {
-	r.emit(Event{Type: ToolCalled, Call: &CallEvent{ID: call.ID, Name: call.Name, Arguments: call.Arguments}})
+	r.emit(Event{Type: ToolCalled, Call: &CallEvent{ID: call.ID, Name: call.Name, Arguments: encodable(call.Arguments)}})
 	t, ok := r.a.cfg.Tools.Get(call.Name)
 	if !ok {
 		msg := fmt.Sprintf("There is no tool called %q. Use one of: %s.", call.Name, strings.Join(r.a.cfg.Tools.Names(), ", "))
@@ -148,4 +148,17 @@ func (r *run) skipAll(calls []llm.ToolCall, why string) {
 	for _, c := range calls {
 		r.skip(c, why)
 	}
+}
+
+// encodable returns args if they are valid JSON, else args as a JSON
+// string, so that events always encode.
+func encodable(args json.RawMessage) json.RawMessage {
+	if len(args) == 0 {
+		return json.RawMessage("{}")
+	}
+	if json.Valid(args) {
+		return args
+	}
+	s, _ := json.Marshal(string(args)) // a string always marshals
+	return s
 }

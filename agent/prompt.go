@@ -3,6 +3,8 @@ package agent
 import (
 	"fmt"
 	"strings"
+
+	"github.com/loupeapp/loupe/tools"
 )
 
 // Schema is what the system prompt says about the data. The caller builds
@@ -172,4 +174,14 @@ func groupDigits(n int64) string {
 // four characters per token), for budgets and reports, not billing.
 func estimateTokens(s string) int {
 	return (len(s) + 3) / 4
+}
+
+// PromptTokens estimates the system prompt's size in tokens for schema
+// with tools on offer, the way a run measures it.
+func PromptTokens(schema Schema, set *tools.Set, maxSteps int) int {
+	names := map[string]bool{}
+	for _, n := range set.Names() {
+		names[n] = true
+	}
+	return estimateTokens(systemPrompt(schema, promptOptions{maxSteps: maxSteps, tools: names}))
 }

@@ -42,6 +42,9 @@ echo "== guard + execution overhead (trivial query; target: added <= 2 ms)"
 rounds "guarded query" query.test '^BenchmarkRawTrivial$' '^BenchmarkGuardedTrivial$' 2000x ms 1e6
 echo "== CSV load, $rows rows (target: ratio <= 1.15 against DuckDB's CREATE TABLE AS read_csv)"
 rounds "load CSV" load.test '^BenchmarkLoadCSV$/^duckdb_ctas$' '^BenchmarkLoadCSV$/^loupe$' 1x s 1e9
+echo "== agent overhead per step, zero-latency fake model, SQL time excluded (target <= 2 ms); prompt size for 20 tables"
+go test ./app/assemble -run '^$' -bench 'AgentStep|PromptSize' -benchtime 30x -count 1 | tee -a "$out" |
+  awk '/^Benchmark/ { name = $1; sub(/-[0-9]+$/, "", name); printf "%s: %s %s\n", name, $5, $6 }' | tee -a .cache/bench/summary.txt
 echo
 echo "== summary"
 cat .cache/bench/summary.txt

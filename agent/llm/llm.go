@@ -116,3 +116,21 @@ type Provider interface {
 	// Name is the provider kind ("ollama", "openai") for logs and errors.
 	Name() string
 }
+
+// MarshalJSON writes the call with its arguments as they are when they are
+// valid JSON, and as a JSON string otherwise (small models produce invalid
+// arguments; a transcript holding them must still encode).
+func (c ToolCall) MarshalJSON() ([]byte, error) {
+	type plain ToolCall
+	p := plain(c)
+	if len(p.Arguments) == 0 {
+		p.Arguments = json.RawMessage("{}")
+	} else if !json.Valid(p.Arguments) {
+		s, err := json.Marshal(string(p.Arguments))
+		if err != nil {
+			return nil, err
+		}
+		p.Arguments = s
+	}
+	return json.Marshal(p)
+}

@@ -1,0 +1,114 @@
+package cli
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/loupeapp/loupe/agent"
+	"github.com/loupeapp/loupe/agent/llm"
+	"github.com/loupeapp/loupe/agent/llm/provider"
+	"github.com/loupeapp/loupe/agent/report"
+	"github.com/loupeapp/loupe/app/assemble"
+	"github.com/loupeapp/loupe/data/results"
+)
+
+func init() {
+	register(command{"ask", "ask [--workspace DIR] [--provider P] [--model M] [--base-url URL] [--json] [--report DIR] QUESTION",
+		"run the agent on a question; --json prints one event per line", runAsk})
+}
+
+func runAsk(ctx context.Context, e env, args []string) int {
+	fs, ws := newFlags("ask", e)
+	cfg := provider.FromEnv(os.Getenv)
+	fs.StringVar(&cfg.Provider, "provider", cfg.Provider, "ollama or openai (default $LOUPE_PROVIDER, else ollama)")
+	fs.StringVar(&cfg.Model, "model", cfg.Model, "model name (default $LOUPE_MODEL)")
+	fs.StringVar(&cfg.BaseURL, "base-url", cfg.BaseURL, "model server URL (default $LOUPE_BASE_URL, $OLLAMA_HOST or the provider's)")
+	asJSON := fs.Bool("json", false, "print one JSON event per line instead of a readable trace")
+	reportDir := fs.String("report", "", "write the report (report.md, charts, report.html) into this folder")
+	var o assemble.Options
+	fs.IntVar(&o.MaxSteps, "max-steps", 0, fmt.Sprintf("step limit (default %d)", agent.DefaultMaxSteps))
+	fs.DurationVar(&o.Timeout, "timeout", 0, fmt.Sprintf("time limit for the run (default %s)", agent.DefaultTimeout))
+	pos, err := parse(fs, args)
+	if err != nil {
+		return ExitUsage
+	}
+	question := strings.TrimSpace(strings.Join(pos, " "))
+	if question == "" {
+		fmt.Fprintln(e.stderr, `loupe ask: give a question, e.g. loupe ask --model qwen3:8b "Which region sold most in 2024?"`)
+		return ExitUsage
+	}
+	p, err := provider.Open(cfg)
+	if err != nil {
+		return fail(e, err)
+	}
+	w, err := openWorkspace(ctx, *ws)
+	if err != nil {
+		return fail(e, err)
+	}
+	defer w.Close()
+	store := results.New(results.Config{})
+	a, err := assemble.Agent(w, store, p, cfg.Model, o)
+	if err != nil {
+		return fail(e, err)
+	}
+	sch, err := assemble.WorkspaceSchema(ctx, w)
+	if err != nil {
+		return fail(e, err)
+	}
+	var sink agent.Sink = &traceSink{w: e.stdout}
+	if *asJSON {
+		sink = newJSONSink(e.stdout)
+	}
+	out := a.Run(ctx, agent.Input{RunID: newID("run"), Question: question, Schema: sch}, sink)
+	if !*asJSON {
+		printOutcome(e.stdout, out)
+	}
+	if *reportDir != "" && out.Status == agent.Done {
+		if err := writeReport(context.WithoutCancel(ctx), e, p, cfg.Model, question, out, *reportDir, *asJSON); err != nil {
+			return fail(e, err)
+		}
+	}
+	switch out.Status {
+	case agent.Done, agent.NeedsInput:
+		return ExitOK
+	}
+	if *asJSON {
+		fmt.Fprintf(e.stderr, "loupe ask: %s: %s\n", out.Status, out.Reason)
+	}
+	return ExitError
+}
+
+// newID returns prefix_<16 hex digits>.
+func newID(prefix string) string {
+	var b [8]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails on supported platforms
+	return prefix + "_" + hex.EncodeToString(b[:])
+}
+
+// writeReport runs the report stage on a finished run and exports it into
+// dir, printing where the files are (or a JSON line with --json).
+func writeReport(ctx context.Context, e env, p llm.Provider, model, question string, out *agent.Outcome, dir string, asJSON bool) error {
+	if !asJSON {
+		fmt.Fprintln(e.stdout, "\nWriting the report…")
+	}
+	rep, err := report.Write(ctx, p, model, assemble.Exploration(question, out), nil)
+	if err != nil {
+		return fmt.Errorf("write the report: %w", err)
+	}
+	files, err := report.Export(ctx, rep, dir)
+	if err != nil {
+		return fmt.Errorf("export the report to %s: %w", dir, err)
+	}
+	if asJSON {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetEscapeHTML(false)
+		return enc.Encode(map[string]any{"type": "report", "files": files})
+	}
+	fmt.Fprintf(e.stdout, "Report: %s\n        %s\n", files.Markdown, files.HTML)
+	return nil
+}
