@@ -60,13 +60,14 @@ func runAsk(ctx context.Context, e env, args []string) int {
 	if err != nil {
 		return fail(e, err)
 	}
-	var sink agent.Sink = &traceSink{w: e.stdout}
+	trace := &traceSink{w: e.stdout}
+	var sink agent.Sink = trace
 	if *asJSON {
 		sink = newJSONSink(e.stdout)
 	}
 	out := a.Run(ctx, agent.Input{RunID: newID("run"), Question: question, Schema: sch}, sink)
 	if !*asJSON {
-		printOutcome(e.stdout, out)
+		printOutcome(e.stdout, out, trace.streamed(out))
 	}
 	if *reportDir != "" && out.Status == agent.Done {
 		if err := writeReport(context.WithoutCancel(ctx), e, p, cfg.Model, question, out, *reportDir, *asJSON); err != nil {

@@ -101,10 +101,13 @@ func TestAskReadableTrace(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, want := range []string{"▸ step 1", "→ run_sql  SELECT region", "← [q1] ", "→ create_chart", "← [c1]", "Answer\n  North sold the most", "Findings\n  • North leads with 17 [q1, c1]", "3 step(s) · 2 tool call(s)"} {
+	for _, want := range []string{"▸ step 1", "→ run_sql  SELECT region", "← [q1] ", "→ create_chart", "← [c1]", "North sold the most, 17 in total.\n\nFindings:\n- North leads with 17 [q1, c1]", "3 step(s) · 2 tool call(s)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("trace lacks %q:\n%s", want, out)
 		}
+	}
+	if n := strings.Count(out, "North sold the most"); n != 1 {
+		t.Errorf("the streamed answer should be shown once, not %d times:\n%s", n, out)
 	}
 }
 

@@ -31,20 +31,24 @@ func (s *jsonSink) Emit(e agent.Event) {
 // traceSink writes a readable trace: steps, the model's text as it
 // streams, each tool call with its SQL and each result's summary.
 type traceSink struct {
-	w       io.Writer
-	midText bool // the last thing written was streamed text without a newline
+	w        io.Writer
+	midText  bool            // the last thing written was streamed text without a newline
+	stepText strings.Builder // text streamed in the current step
 }
 
 func (s *traceSink) Emit(e agent.Event) {
 	switch e.Type {
 	case agent.StepStarted:
 		s.endText()
+		s.stepText.Reset()
 		fmt.Fprintf(s.w, "\n▸ step %d\n", e.Step)
 	case agent.TextDelta:
 		fmt.Fprint(s.w, e.Text)
+		s.stepText.WriteString(e.Text)
 		s.midText = !strings.HasSuffix(e.Text, "\n")
 	case agent.TextReset:
 		s.endText()
+		s.stepText.Reset()
 		fmt.Fprintln(s.w, "  (the model's reply broke off; retrying)")
 	case agent.ToolCalled:
 		s.endText()
@@ -106,12 +110,18 @@ func oneLine(s string, max int) string {
 	return s
 }
 
-// printOutcome writes the answer, findings, question or reason, and the
-// run's accounting.
-func printOutcome(w io.Writer, out *agent.Outcome) {
+// streamed reports whether the answer was already shown as it streamed.
+func (s *traceSink) streamed(out *agent.Outcome) bool {
+	return out.Answer != "" && strings.TrimSpace(s.stepText.String()) == out.Answer
+}
+
+// printOutcome writes the answer (unless it was already streamed in full),
+// findings, question or reason, and the run's accounting.
+func printOutcome(w io.Writer, out *agent.Outcome, streamed bool) {
 	fmt.Fprintln(w)
-	switch out.Status {
-	case agent.Done:
+	switch {
+	case out.Status == agent.Done && streamed:
+	case out.Status == agent.Done:
 		fmt.Fprintln(w, "Answer")
 		fmt.Fprintln(w, indent(out.Summary))
 		if len(out.Findings) > 0 {
@@ -120,7 +130,7 @@ func printOutcome(w io.Writer, out *agent.Outcome) {
 				fmt.Fprintf(w, "  • %s\n", f.Text)
 			}
 		}
-	case agent.NeedsInput:
+	case out.Status == agent.NeedsInput:
 		if q := out.Question; q != nil {
 			fmt.Fprintln(w, "Question")
 			fmt.Fprintln(w, indent(q.Text))
