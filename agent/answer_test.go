@@ -79,4 +79,3 @@ func TestSystemPrompt(t *testing.T) {
 		t.Errorf("empty-workspace prompt does not say so:\n%s", none)
 	}
 }
-
