@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"strings"
 )
 
 // Exploration is what the agent's run produced: the input of the report.
@@ -114,6 +115,30 @@ func (e *Exploration) Validate() error {
 	return nil
 }
 
+// linkCharts sets each chart's QueryRef from the query with the same SQL
+// when it is missing, and clears one that names no query.
+func (e *Exploration) linkCharts() {
+	for i := range e.Charts {
+		c := &e.Charts[i]
+		if c.QueryRef != "" {
+			if q := e.query(c.QueryRef); q != nil {
+				c.QueryRef = q.Ref
+			} else {
+				c.QueryRef = ""
+			}
+		}
+		if c.QueryRef != "" || strings.TrimSpace(c.SQL) == "" {
+			continue
+		}
+		for _, q := range e.Queries {
+			if q.Error == "" && normSQL(q.SQL) == normSQL(c.SQL) {
+				c.QueryRef = q.Ref
+				break
+			}
+		}
+	}
+}
+
 func (e *Exploration) query(ref string) *Query {
 	for i := range e.Queries {
 		if lower(e.Queries[i].Ref) == lower(ref) {
@@ -130,4 +155,10 @@ func (e *Exploration) chart(ref string) *Chart {
 		}
 	}
 	return nil
+}
+
+// clone copies the slices Write changes, so the caller's value is untouched.
+func (e Exploration) clone() Exploration {
+	e.Charts = append([]Chart(nil), e.Charts...)
+	return e
 }

@@ -49,6 +49,8 @@ func WriteWith(ctx context.Context, p llm.Provider, model string, exp Exploratio
 	if err := exp.Validate(); err != nil {
 		return nil, err
 	}
+	exp = exp.clone()
+	exp.linkCharts()
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

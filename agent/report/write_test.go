@@ -516,3 +516,29 @@ func TestPlaceholderSyntaxVariants(t *testing.T) {
 		}
 	}
 }
+
+func TestWriteLinksChartsToTheirQueries(t *testing.T) {
+	exp := loadExploration(t)
+	exp.Charts[0].QueryRef = ""                                           // same SQL as q2 (spacing differs below)
+	exp.Charts[0].SQL = strings.ReplaceAll(exp.Charts[0].SQL, "\n", "  ") // whitespace does not matter
+	exp.Charts[1].QueryRef = "q42"                                        // names no query; its SQL is q3's
+	rep, err := Write(context.Background(), &scripted{reply: "# T\n\nx"}, "m", exp, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rep.Exploration.Charts[0].QueryRef; got != "q2" {
+		t.Errorf("c1 query = %q, want q2", got)
+	}
+	if got := rep.Exploration.Charts[1].QueryRef; got != "q3" {
+		t.Errorf("c2 query = %q, want q3 (q42 dropped, then found by SQL)", got)
+	}
+	if got := rep.Exploration.Charts[2].QueryRef; got != "" {
+		t.Errorf("c3 query = %q, want none (its SQL is its own)", got)
+	}
+	if exp.Charts[0].QueryRef != "" || exp.Charts[1].QueryRef != "q42" {
+		t.Error("Write changed the caller's exploration")
+	}
+	if !strings.Contains(rep.Markdown(), "*Figure 1. Revenue by region, 2024 (data: q2)*") {
+		t.Error("caption lacks the inferred query")
+	}
+}
