@@ -43,7 +43,7 @@ func (p *Provider) Chat(ctx context.Context, req llm.Request, onDelta func(llm.D
 				onDelta(llm.Delta{Restart: true})
 			}
 		}
-		info, err := p.show(ctx, req.Model)
+		info, err := p.cachedShow(ctx, req.Model)
 		if err != nil {
 			return err
 		}

@@ -159,19 +159,28 @@ func (p *Provider) model(m string) string {
 	return m
 }
 
-// show returns the model's info, asking the server once per model.
+// show returns the model's info, asking the server once per model and
+// retrying transient failures.
 func (p *Provider) show(ctx context.Context, model string) (modelInfo, error) {
+	var info modelInfo
+	err := llm.Retry(ctx, p.retry, func(ctx context.Context) error {
+		var err error
+		info, err = p.cachedShow(ctx, model)
+		return err
+	})
+	return info, err
+}
+
+// cachedShow is show without retries, for callers that retry themselves
+// (Chat), so that retries do not multiply.
+func (p *Provider) cachedShow(ctx context.Context, model string) (modelInfo, error) {
 	p.mu.Lock()
 	info, ok := p.info[model]
 	p.mu.Unlock()
 	if ok {
 		return info, nil
 	}
-	err := llm.Retry(ctx, p.retry, func(ctx context.Context) error {
-		var err error
-		info, err = p.showOnce(ctx, model)
-		return err
-	})
+	info, err := p.showOnce(ctx, model)
 	if err != nil {
 		return modelInfo{}, err
 	}

@@ -6,8 +6,11 @@ import (
 	"errors"
 	"log/slog"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -402,6 +405,24 @@ func TestUnreachable(t *testing.T) {
 	}
 	if el := time.Since(start); el > 2*time.Second {
 		t.Errorf("took %v with fast retries", el)
+	}
+}
+
+// Chat retries as a whole; the model lookup inside it must not retry on
+// its own too, or a down server is asked (retries+1)² times.
+func TestRetriesDoNotMultiply(t *testing.T) {
+	var hits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		http.Error(w, `{"error":"overloaded"}`, http.StatusServiceUnavailable)
+	}))
+	t.Cleanup(srv.Close)
+	p := newProvider(t, srv.URL, Config{Retry: llm.RetryPolicy{Retries: 3, Base: time.Millisecond, Max: 5 * time.Millisecond}})
+	if _, _, err := chat(t, p, question); llm.KindOf(err) != llm.ServerError {
+		t.Fatalf("err = %v, want a server error", err)
+	}
+	if n := hits.Load(); n != 4 {
+		t.Errorf("the server was asked %d times, want 4 (one try and 3 retries)", n)
 	}
 }
 
