@@ -9,6 +9,8 @@ require (
 	modernc.org/sqlite v1.38.2
 )
 
+require github.com/jackc/puddle/v2 v2.2.2 // indirect
+
 require (
 	al.essio.dev/pkg/shellescape v1.5.1 // indirect
 	filippo.io/edwards25519 v1.1.0 // indirect

@@ -1,0 +1,68 @@
+package pg
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strconv"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/loupeapp/loupe/data/remote"
+	"github.com/loupeapp/loupe/data/remote/remotetest"
+)
+
+// server starts (or reuses) the loopback PostgreSQL and returns its settings.
+func server(t testing.TB) map[string]string { return remotetest.Servers(t, "pg") }
+
+func roProfile(t testing.TB, env map[string]string, db string) (remote.Profile, string) {
+	port, err := strconv.Atoi(env["LOUPE_PG_PORT"])
+	if err != nil {
+		t.Fatalf("port: %v", err)
+	}
+	return remote.Profile{Name: "chinook-pg", Kind: remote.Postgres, Host: env["LOUPE_PG_HOST"], Port: port,
+		Database: db, User: env["LOUPE_PG_RO_USER"], TLS: remote.TLSPrefer}, env["LOUPE_PG_RO_PASSWORD"]
+}
+
+// connect opens a plain pgx connection, bypassing Loupe.
+func connect(ctx context.Context, env map[string]string, role, db string) (*pgx.Conn, error) {
+	u := &url.URL{Scheme: "postgres", User: url.UserPassword(env["LOUPE_PG_"+role+"_USER"], env["LOUPE_PG_"+role+"_PASSWORD"]),
+		Host: env["LOUPE_PG_HOST"] + ":" + env["LOUPE_PG_PORT"], Path: "/" + db, RawQuery: "sslmode=disable"}
+	return pgx.Connect(ctx, u.String())
+}
+
+func TestContract(t *testing.T) {
+	env := server(t)
+	p, pw := roProfile(t, env, env["LOUPE_PG_DATABASE"])
+	remotetest.Run(t, remotetest.Harness{
+		Profile:  p,
+		Password: pw,
+		Ident:    func(n string) string { return n },
+		Comments: true,
+		Slow:     func(marker string) string { return "SELECT pg_sleep(120) AS " + marker },
+		Running: func(ctx context.Context, marker string) (bool, error) {
+			c, err := connect(ctx, env, "ADMIN", "postgres")
+			if err != nil {
+				return false, err
+			}
+			defer c.Close(ctx)
+			var n int
+			err = c.QueryRow(ctx, "SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND pid <> pg_backend_pid() AND query LIKE '%' || $1 || '%'", marker).Scan(&n)
+			return n > 0, err
+		},
+		Unchecked: func(ctx context.Context, s remote.Source, text string) error {
+			return s.(*Source).unchecked(ctx, text)
+		},
+		RawWrite: func(ctx context.Context, text string) error {
+			c, err := connect(ctx, env, "RO", env["LOUPE_PG_DATABASE"])
+			if err != nil {
+				return fmt.Errorf("connect as the read-only role: %w", err)
+			}
+			defer c.Close(ctx)
+			_, err = c.Exec(ctx, text)
+			return err
+		},
+		Restart: func(t *testing.T) { remotetest.Restart(t, "pg") },
+	})
+}

@@ -1,0 +1,173 @@
+package remote
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/big"
+	"net/netip"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Normalize turns a value a driver returned into one that encodes to JSON
+// and reads the way the database's own client shows it: integers exact
+// (as text when they do not fit an int64), NaN and infinities as strings,
+// dates as 2006-01-02, timestamps without a zone unless the type has one,
+// binary data as \x hex. typ is the column's type name as the server
+// reports it (any case); drivers convert their own special types first.
+func Normalize(v any, typ string) any {
+	switch x := v.(type) {
+	case nil, bool, string, int64:
+		return x
+	case int:
+		return int64(x)
+	case int8:
+		return int64(x)
+	case int16:
+		return int64(x)
+	case int32:
+		return int64(x)
+	case uint8:
+		return int64(x)
+	case uint16:
+		return int64(x)
+	case uint32:
+		return int64(x)
+	case uint64:
+		if x > math.MaxInt64 {
+			return fmt.Sprint(x)
+		}
+		return int64(x)
+	case float64:
+		return finite(x)
+	case float32:
+		return finite(float64(x))
+	case *big.Int:
+		if x.IsInt64() {
+			return x.Int64()
+		}
+		return x.String()
+	case json.Number:
+		if i, err := x.Int64(); err == nil {
+			return i
+		}
+		return x.String()
+	case time.Time:
+		return FormatTime(x, typ)
+	case time.Duration:
+		return x.String()
+	case [16]byte:
+		return formatUUID(x)
+	case netip.Prefix:
+		return x.String()
+	case netip.Addr:
+		return x.String()
+	case []byte:
+		if utf8.Valid(x) && !isBinary(typ) {
+			return string(x)
+		}
+		return `\x` + hex.EncodeToString(x)
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = Normalize(e, elementType(typ))
+		}
+		return out
+	case []string:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = e
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = Normalize(e, "")
+		}
+		return out
+	case fmt.Stringer:
+		return x.String()
+	}
+	return fmt.Sprint(v)
+}
+
+func finite(f float64) any {
+	switch {
+	case math.IsNaN(f):
+		return "NaN"
+	case math.IsInf(f, 1):
+		return "Infinity"
+	case math.IsInf(f, -1):
+		return "-Infinity"
+	}
+	return f
+}
+
+// FormatTime prints t as the column type asks: a date, a time of day, or
+// a timestamp, with its zone only when the type has one.
+func FormatTime(t time.Time, typ string) string {
+	u := strings.ToUpper(typ)
+	zoned := strings.Contains(u, "TZ") || strings.Contains(u, "ZONE")
+	switch {
+	case u == "DATE":
+		return t.Format("2006-01-02")
+	case strings.HasPrefix(u, "TIME") && !strings.HasPrefix(u, "TIMESTAMP"):
+		if zoned {
+			return t.Format("15:04:05.999999Z07:00")
+		}
+		return t.Format("15:04:05.999999")
+	case zoned:
+		return t.Format("2006-01-02 15:04:05.999999Z07:00")
+	}
+	return t.Format("2006-01-02 15:04:05.999999")
+}
+
+func formatUUID(b [16]byte) string {
+	h := hex.EncodeToString(b[:])
+	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+}
+
+func isBinary(typ string) bool {
+	u := strings.ToUpper(typ)
+	return strings.Contains(u, "BLOB") || strings.Contains(u, "BINARY") || u == "BYTEA" || u == "BIT"
+}
+
+// elementType is the element type of an array type name ("_INT4",
+// "INTEGER[]"), or "".
+func elementType(typ string) string {
+	if strings.HasPrefix(typ, "_") {
+		return typ[1:]
+	}
+	if strings.HasSuffix(typ, "]") {
+		if i := strings.LastIndexByte(typ, '['); i > 0 {
+			return typ[:i]
+		}
+	}
+	return ""
+}
+
+// Size estimates the bytes a normalized value adds to a result.
+func Size(v any) int {
+	switch x := v.(type) {
+	case nil:
+		return 1
+	case string:
+		return len(x) + 2
+	case []any:
+		n := 2
+		for _, e := range x {
+			n += Size(e) + 1
+		}
+		return n
+	case map[string]any:
+		n := 2
+		for k, e := range x {
+			n += len(k) + Size(e) + 4
+		}
+		return n
+	}
+	return 8
+}
