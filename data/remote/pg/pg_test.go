@@ -2,6 +2,7 @@ package pg
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"strconv"
@@ -9,6 +10,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/loupeapp/loupe/data/guard"
+	"github.com/loupeapp/loupe/data/query"
 	"github.com/loupeapp/loupe/data/remote"
 	"github.com/loupeapp/loupe/data/remote/remotetest"
 )
@@ -65,4 +68,32 @@ func TestContract(t *testing.T) {
 		},
 		Restart: func(t *testing.T) { remotetest.Restart(t, "pg") },
 	})
+}
+
+// TestReadOnlyTransaction proves the read-only transaction alone stops a
+// write, for a user the server would let write.
+func TestReadOnlyTransaction(t *testing.T) {
+	env := server(t)
+	p, _ := roProfile(t, env, env["LOUPE_PG_DATABASE"])
+	p.User = env["LOUPE_PG_ADMIN_USER"]
+	s, err := Open(context.Background(), p, env["LOUPE_PG_ADMIN_PASSWORD"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, text := range []string{"DELETE FROM track WHERE track_id = 1", "CREATE TEMP TABLE loupe_t AS SELECT 1"} {
+		err = s.unchecked(context.Background(), text)
+		if err == nil {
+			t.Fatalf("%s ran", text)
+		}
+		t.Logf("%s: %v", text, err)
+	}
+	err = s.unchecked(context.Background(), "DELETE FROM track WHERE track_id = 1")
+	if !errors.Is(err, guard.ErrRefused) {
+		t.Fatalf("want the server's read-only refusal, got %v", err)
+	}
+	res, err := s.Query(context.Background(), "SELECT count(*) FROM track WHERE track_id = 1", query.Limits{})
+	if err != nil || res.Rows[0][0] != int64(1) {
+		t.Fatalf("track 1: %v %v", res, err)
+	}
 }

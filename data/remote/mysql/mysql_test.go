@@ -1,0 +1,97 @@
+package mysql
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strconv"
+	"testing"
+
+	gomysql "github.com/go-sql-driver/mysql"
+
+	"github.com/loupeapp/loupe/data/guard"
+	"github.com/loupeapp/loupe/data/query"
+	"github.com/loupeapp/loupe/data/remote"
+	"github.com/loupeapp/loupe/data/remote/remotetest"
+)
+
+func server(t testing.TB) map[string]string { return remotetest.Servers(t, "mysql") }
+
+func roProfile(t testing.TB, env map[string]string) (remote.Profile, string) {
+	port, err := strconv.Atoi(env["LOUPE_MYSQL_PORT"])
+	if err != nil {
+		t.Fatalf("port: %v", err)
+	}
+	return remote.Profile{Name: "chinook-mysql", Kind: remote.MySQL, Host: env["LOUPE_MYSQL_HOST"], Port: port,
+		Database: env["LOUPE_MYSQL_DATABASE"], User: env["LOUPE_MYSQL_RO_USER"], TLS: remote.TLSPrefer}, env["LOUPE_MYSQL_RO_PASSWORD"]
+}
+
+// connect opens a plain database/sql pool, bypassing Loupe.
+func connect(env map[string]string, role string) (*sql.DB, error) {
+	cfg := gomysql.NewConfig()
+	cfg.User, cfg.Passwd = env["LOUPE_MYSQL_"+role+"_USER"], env["LOUPE_MYSQL_"+role+"_PASSWORD"]
+	cfg.Net, cfg.Addr, cfg.DBName = "tcp", env["LOUPE_MYSQL_HOST"]+":"+env["LOUPE_MYSQL_PORT"], env["LOUPE_MYSQL_DATABASE"]
+	c, err := gomysql.NewConnector(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return sql.OpenDB(c), nil
+}
+
+func TestContract(t *testing.T) {
+	env := server(t)
+	p, pw := roProfile(t, env)
+	admin, err := connect(env, "ADMIN")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	remotetest.Run(t, remotetest.Harness{
+		Profile:  p,
+		Password: pw,
+		Ident:    remotetest.Pascal,
+		Comments: true,
+		Slow:     func(marker string) string { return "SELECT SLEEP(120) AS " + marker },
+		Running: func(ctx context.Context, marker string) (bool, error) {
+			var n int
+			err := admin.QueryRowContext(ctx, "SELECT count(*) FROM information_schema.PROCESSLIST WHERE COMMAND = 'Query' AND ID <> CONNECTION_ID() AND INFO LIKE CONCAT('%', ?, '%')", marker).Scan(&n)
+			return n > 0, err
+		},
+		Unchecked: func(ctx context.Context, s remote.Source, text string) error {
+			return s.(*Source).unchecked(ctx, text)
+		},
+		RawWrite: func(ctx context.Context, text string) error {
+			db, err := connect(env, "RO")
+			if err != nil {
+				return fmt.Errorf("connect as the read-only role: %w", err)
+			}
+			defer db.Close()
+			_, err = db.ExecContext(ctx, text)
+			return err
+		},
+		Restart: func(t *testing.T) { remotetest.Restart(t, "mysql") },
+	})
+}
+
+// TestReadOnlyTransaction proves the read-only transaction alone stops a
+// write, for a user the server would let write.
+func TestReadOnlyTransaction(t *testing.T) {
+	env := server(t)
+	p, _ := roProfile(t, env)
+	p.User = env["LOUPE_MYSQL_ADMIN_USER"]
+	s, err := Open(context.Background(), p, env["LOUPE_MYSQL_ADMIN_PASSWORD"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	err = s.unchecked(context.Background(), "DELETE FROM Track WHERE TrackId = 1")
+	if !errors.Is(err, guard.ErrRefused) {
+		t.Fatalf("want the server's read-only refusal, got %v", err)
+	}
+	t.Logf("%v", err)
+	res, err := s.Query(context.Background(), "SELECT count(*) FROM Track WHERE TrackId = 1", query.Limits{})
+	if err != nil || res.Rows[0][0] != int64(1) {
+		t.Fatalf("track 1: %v %v", res, err)
+	}
+}
