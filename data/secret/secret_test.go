@@ -1,0 +1,144 @@
+package secret
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/zalando/go-keyring"
+)
+
+// fakeRing is an in-memory keychain; broken makes every call fail the way
+// go-keyring fails without a Secret Service.
+type fakeRing struct {
+	m      map[string]string
+	broken bool
+}
+
+var errNoService = errors.New("The name org.freedesktop.secrets was not provided by any .service files")
+
+func (r *fakeRing) Get(service, name string) (string, error) {
+	if r.broken {
+		return "", errNoService
+	}
+	v, ok := r.m[service+"/"+name]
+	if !ok {
+		return "", keyring.ErrNotFound
+	}
+	return v, nil
+}
+
+func (r *fakeRing) Set(service, name, secret string) error {
+	if r.broken {
+		return errNoService
+	}
+	r.m[service+"/"+name] = secret
+	return nil
+}
+
+func (r *fakeRing) Delete(service, name string) error {
+	if r.broken {
+		return errNoService
+	}
+	if _, ok := r.m[service+"/"+name]; !ok {
+		return keyring.ErrNotFound
+	}
+	delete(r.m, service+"/"+name)
+	return nil
+}
+
+func noEnv(string) string { return "" }
+
+func TestKeychainFirst(t *testing.T) {
+	ring := &fakeRing{m: map[string]string{}}
+	path := filepath.Join(t.TempDir(), "loupe", "secrets.json")
+	k := NewWith(ring, path, noEnv)
+	where, err := k.Set("prod", "s3cret")
+	if err != nil || where != Keychain {
+		t.Fatalf("set: %v %v", where, err)
+	}
+	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the file was written although the keychain works: %v", err)
+	}
+	v, where, err := k.Get("prod")
+	if v != "s3cret" || where != Keychain || err != nil {
+		t.Fatalf("get: %q %v %v", v, where, err)
+	}
+	if err := k.Delete("prod"); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := k.Get("prod"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("after delete: %v", err)
+	}
+}
+
+func TestFileFallback(t *testing.T) {
+	ring := &fakeRing{broken: true}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "loupe", "secrets.json")
+	k := NewWith(ring, path, noEnv)
+	where, err := k.Set("prod", "s3cret")
+	if err != nil || where != File {
+		t.Fatalf("set: %v %v", where, err)
+	}
+	if !strings.Contains(k.Warning(), path) {
+		t.Fatalf("the warning does not name the file: %s", k.Warning())
+	}
+	info, err := os.Stat(path)
+	if err != nil || info.Mode().Perm() != 0o600 {
+		t.Fatalf("file mode: %v %v", info, err)
+	}
+	if d, _ := os.Stat(filepath.Dir(path)); d.Mode().Perm() != 0o700 {
+		t.Fatalf("folder mode %v", d.Mode().Perm())
+	}
+	if _, err := k.Set("other", "x"); err != nil {
+		t.Fatal(err)
+	}
+	v, where, err := k.Get("prod")
+	if v != "s3cret" || where != File || err != nil {
+		t.Fatalf("get: %q %v %v", v, where, err)
+	}
+	// No stray temporary files are left beside it.
+	entries, _ := os.ReadDir(filepath.Dir(path))
+	if len(entries) != 1 {
+		t.Fatalf("folder holds %d entries", len(entries))
+	}
+	if err := k.Delete("prod"); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := k.Get("prod"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("after delete: %v", err)
+	}
+	if v, _, _ := k.Get("other"); v != "x" {
+		t.Fatalf("other secret lost: %q", v)
+	}
+	// A file others can read is refused rather than trusted.
+	if err := os.Chmod(path, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := k.Get("other"); err == nil || !strings.Contains(err.Error(), "chmod 600") {
+		t.Fatalf("world-readable file: %v", err)
+	}
+}
+
+func TestEnvOverride(t *testing.T) {
+	ring := &fakeRing{m: map[string]string{}}
+	k := NewWith(ring, filepath.Join(t.TempDir(), "s.json"), func(n string) string {
+		if n == "LOUPE_SECRET_PROD_DB" {
+			return "from-env"
+		}
+		return ""
+	})
+	if _, err := k.Set("prod-db", "from-ring"); err != nil {
+		t.Fatal(err)
+	}
+	v, where, err := k.Get("prod-db")
+	if v != "from-env" || where != Env || err != nil {
+		t.Fatalf("get: %q %v %v", v, where, err)
+	}
+	if EnvName("prod.db-2") != "LOUPE_SECRET_PROD_DB_2" {
+		t.Fatalf("EnvName: %s", EnvName("prod.db-2"))
+	}
+}
