@@ -1,0 +1,212 @@
+package remote_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/loupeapp/loupe/data/catalog"
+	"github.com/loupeapp/loupe/data/guard"
+	"github.com/loupeapp/loupe/data/load"
+	"github.com/loupeapp/loupe/data/query"
+	"github.com/loupeapp/loupe/data/remote"
+	"github.com/loupeapp/loupe/data/remote/pg"
+	"github.com/loupeapp/loupe/data/remote/remotetest"
+	"github.com/loupeapp/loupe/data/remote/sqlite"
+	"github.com/loupeapp/loupe/data/workspace"
+)
+
+func openPG(t *testing.T) (*pg.Source, remote.Profile) {
+	t.Helper()
+	env := remotetest.Servers(t, "pg")
+	port, _ := strconv.Atoi(env["LOUPE_PG_PORT"])
+	p := remote.Profile{Name: "chinook", Kind: remote.Postgres, Host: env["LOUPE_PG_HOST"], Port: port,
+		Database: env["LOUPE_PG_DATABASE"], User: env["LOUPE_PG_RO_USER"], TLS: remote.TLSDisable}
+	s, err := pg.Open(context.Background(), p, env["LOUPE_PG_RO_PASSWORD"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	p, _ = p.Normalize()
+	return s, p
+}
+
+func openWorkspace(t *testing.T) *workspace.Workspace {
+	t.Helper()
+	w, err := workspace.Open(context.Background(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Close() })
+	return w
+}
+
+func one(t *testing.T, w *workspace.Workspace, text string) any {
+	t.Helper()
+	res, err := w.Query.Run(context.Background(), text, query.Limits{})
+	if err != nil {
+		t.Fatalf("%s: %v", text, err)
+	}
+	return res.Rows[0][0]
+}
+
+// TestImportFromPostgres imports a remote join into the workspace and
+// checks it against the server's own answers, joined with local data.
+func TestImportFromPostgres(t *testing.T) {
+	src, p := openPG(t)
+	w := openWorkspace(t)
+	ctx := context.Background()
+	var mu sync.Mutex
+	var phases []string
+	var lastRows int64
+	d, err := remote.Import(ctx, w.Engine, src, `SELECT t.track_id, t.name, t.unit_price, t.milliseconds, g.name AS name, i.invoice_date, il.quantity
+FROM invoice_line il JOIN track t USING (track_id) JOIN genre g USING (genre_id) JOIN invoice i USING (invoice_id)`,
+		remote.ImportOptions{Table: "pg_sales", Origin: p.URL(), Progress: func(pr remote.ImportProgress) {
+			mu.Lock()
+			defer mu.Unlock()
+			if len(phases) == 0 || phases[len(phases)-1] != pr.Phase {
+				phases = append(phases, pr.Phase)
+			}
+			lastRows = pr.Rows
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	remoteLines, err := src.Query(ctx, "SELECT count(*), sum(unit_price * quantity) FROM invoice_line", query.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Rows != remoteLines.Rows[0][0].(int64) || lastRows != d.Rows {
+		t.Fatalf("imported %d rows (progress said %d), the server has %v", d.Rows, lastRows, remoteLines.Rows[0][0])
+	}
+	if len(phases) != 3 || phases[0] != "reading" || phases[2] != "done" {
+		t.Fatalf("progress phases %v", phases)
+	}
+	types := map[string]string{}
+	for _, c := range d.Columns {
+		types[c.Name] = c.Type
+	}
+	want := map[string]string{"track_id": "BIGINT", "name": "VARCHAR", "name_2": "VARCHAR", "unit_price": "DOUBLE", "invoice_date": "TIMESTAMP", "quantity": "BIGINT"}
+	for n, typ := range want {
+		if types[n] != typ {
+			t.Errorf("column %s: %s, want %s (all: %v)", n, types[n], typ, types)
+		}
+	}
+	got, err := catalog.Get(ctx, w.Engine.DB(), "pg_sales")
+	if err != nil || got.Kind != "postgres" || got.Source != p.URL() || got.Storage != "table" || len(got.Warnings) != 0 {
+		t.Fatalf("catalog record: %+v %v", got, err)
+	}
+	if c := got.Columns[0]; c.Distinct == 0 || c.Min == nil {
+		t.Fatalf("no statistics: %+v", c)
+	}
+	sum := one(t, w, "SELECT round(sum(unit_price * quantity), 2) FROM pg_sales")
+	if sum.(float64) != remoteLines.Rows[0][1].(float64) {
+		t.Fatalf("sales total %v in the workspace, %v on the server", sum, remoteLines.Rows[0][1])
+	}
+	if y := one(t, w, "SELECT min(year(invoice_date)) FROM pg_sales"); y.(int64) < 2000 {
+		t.Fatalf("invoice dates not read as timestamps: %v", y)
+	}
+	// Joined with a local file.
+	csv := filepath.Join(t.TempDir(), "targets.csv")
+	if err := os.WriteFile(csv, []byte("genre,target\nRock,500\nJazz,50\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Loader.Load(ctx, csv, load.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := w.Query.Run(ctx, `SELECT t.genre, round(sum(s.unit_price * s.quantity), 2) AS sales, any_value(t.target) AS target
+FROM pg_sales s JOIN targets t ON t.genre = s.name_2 GROUP BY t.genre ORDER BY t.genre`, query.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rock, err := src.Query(ctx, "SELECT round(sum(il.unit_price * il.quantity), 2) FROM invoice_line il JOIN track t USING (track_id) JOIN genre g USING (genre_id) WHERE g.name = 'Rock'", query.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Rows) != 2 || res.Rows[1][0] != "Rock" || res.Rows[1][1] != rock.Rows[0][0] {
+		t.Fatalf("local join: %v, server says Rock sold %v", res.Rows, rock.Rows)
+	}
+}
+
+func TestImportLimitReplaceCancel(t *testing.T) {
+	src, p := openPG(t)
+	w := openWorkspace(t)
+	ctx := context.Background()
+	opt := remote.ImportOptions{Table: "tracks", Origin: p.URL(), MaxRows: 100}
+	d, err := remote.Import(ctx, w.Engine, src, "SELECT * FROM track ORDER BY track_id", opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Rows != 100 || len(d.Warnings) != 1 || !strings.Contains(d.Warnings[0], "row limit of 100") {
+		t.Fatalf("limited import: %d rows, %v", d.Rows, d.Warnings)
+	}
+	if n := one(t, w, "SELECT max(track_id) FROM tracks"); n != int64(100) {
+		t.Fatalf("max track_id %v", n)
+	}
+	if _, err := remote.Import(ctx, w.Engine, src, "SELECT 1 AS a", opt); !errors.Is(err, remote.ErrExists) {
+		t.Fatalf("want ErrExists, got %v", err)
+	}
+	opt.Replace, opt.MaxRows = true, 0
+	d, err = remote.Import(ctx, w.Engine, src, "SELECT genre_id, name FROM genre", opt)
+	if err != nil || d.Rows != one(t, w, "SELECT count(*) FROM tracks").(int64) || len(d.Columns) != 2 {
+		t.Fatalf("replace: %+v %v", d, err)
+	}
+	// A cancelled import leaves nothing behind, here or on the server.
+	cctx, cancel := context.WithCancel(ctx)
+	go func() { time.Sleep(500 * time.Millisecond); cancel() }()
+	start := time.Now()
+	_, err = remote.Import(cctx, w.Engine, src, "SELECT pg_sleep(60), 1 AS x", remote.ImportOptions{Table: "slow", Origin: p.URL()})
+	if !errors.Is(err, context.Canceled) || time.Since(start) > 5*time.Second {
+		t.Fatalf("cancel: %v after %v", err, time.Since(start))
+	}
+	res, err := w.Query.Run(ctx, "SELECT count(*) FROM duckdb_tables() WHERE table_name LIKE '_loupe_import%' OR table_name = 'slow'", query.Limits{})
+	if err != nil || res.Rows[0][0] != int64(0) {
+		t.Fatalf("left behind: %v %v", res.Rows, err)
+	}
+	if _, err := catalog.Get(ctx, w.Engine.DB(), "slow"); !errors.Is(err, catalog.ErrNotFound) {
+		t.Fatalf("catalog holds the cancelled import: %v", err)
+	}
+	if _, err := remote.Import(ctx, w.Engine, src, "SELECT 1 AS a", remote.ImportOptions{Table: "1bad"}); err == nil {
+		t.Fatal("a bad table name was accepted")
+	}
+	if _, err := remote.Import(ctx, w.Engine, src, "DELETE FROM track", remote.ImportOptions{Table: "x"}); !errors.Is(err, guard.ErrRefused) {
+		t.Fatalf("a write was not refused: %v", err)
+	}
+}
+
+// TestImportFromSQLite covers a source that names no type for
+// expressions: the first row's values decide.
+func TestImportFromSQLite(t *testing.T) {
+	path, _ := filepath.Abs("sqlite/testdata/Chinook_Sqlite.sqlite")
+	src, err := sqlite.Open(context.Background(), remote.Profile{Name: "c", Kind: remote.SQLite, Path: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	w := openWorkspace(t)
+	d, err := remote.Import(context.Background(), w.Engine, src,
+		"SELECT BillingCountry AS country, count(*) AS invoices, sum(Total) AS total, min(InvoiceDate) AS first FROM Invoice GROUP BY 1", remote.ImportOptions{Table: "by_country"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	types := map[string]string{}
+	for _, c := range d.Columns {
+		types[c.Name] = c.Type
+	}
+	if types["invoices"] != "BIGINT" || types["total"] != "DOUBLE" || types["country"] != "VARCHAR" {
+		t.Fatalf("types %v", types)
+	}
+	count, err := src.Query(context.Background(), "SELECT count(*) FROM Invoice", query.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := one(t, w, "SELECT sum(invoices)::BIGINT FROM by_country"); n != count.Rows[0][0] {
+		t.Fatalf("sum of invoices %v, the file has %v", n, count.Rows[0][0])
+	}
+}
