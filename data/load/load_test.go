@@ -234,6 +234,7 @@ func TestMessyButLoadable(t *testing.T) {
 		check, want         string
 	}{
 		{"duplicate and empty names", "dup.csv", "id,name,name,\n1,a,b,c\n2,d,e,f\n", 2, "renamed", `SELECT count(*) FROM %s`, "2"},
+		{"quoted newline and a ragged row", "qn.csv", "a,b,c\n1,\"multi\nline\",3\n4,5\n6,7,8\n", 3, "", `SELECT count(*) FROM %s WHERE c IS NULL AND b = '5'`, "1"},
 		{"ragged rows", "ragged.csv", "a,b,c\n1,2,3\n4,5\n6,7,8\n", 3, "", `SELECT count(*) FROM %s WHERE c IS NULL`, "1"},
 		{"too long rows", "long.csv", "a,b\n1,2\n3,4,5,6\n7,8\n", 3, "no name", `SELECT sum(column3) FROM %s`, "6"},
 		{"header only", "header.csv", "a,b,c\n", 0, "no rows", `SELECT count(*) FROM %s`, "0"},

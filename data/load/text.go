@@ -25,7 +25,14 @@ type csvOpts struct {
 }
 
 func (o csvOpts) sql(path string) string {
+	// null_padding pads ragged rows. On its own it turns DuckDB's parallel
+	// reader off (the load then runs on one core), so parallel is asked for
+	// explicitly; files the parallel reader cannot pad (quoted newlines)
+	// fail with "parallel scanner does not support" and are read serially.
 	args := []string{duck.QuoteString(path), "null_padding = true"}
+	if !o.serial {
+		args = append(args, "parallel = true")
+	}
 	if o.tsv {
 		args = append(args, `delim = '\t'`)
 	}
