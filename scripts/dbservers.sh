@@ -184,6 +184,7 @@ my_stop() {
 
 print_env() {
   cat <<EOF
+LOUPE_DBSERVERS_DIR=$W
 LOUPE_PG_HOST=127.0.0.1
 LOUPE_PG_PORT=$PG_PORT
 LOUPE_PG_DATABASE=chinook

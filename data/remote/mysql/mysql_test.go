@@ -70,7 +70,8 @@ func TestContract(t *testing.T) {
 			_, err = db.ExecContext(ctx, text)
 			return err
 		},
-		Restart: func(t *testing.T) { remotetest.Restart(t, "mysql") },
+		Restart:   func(t *testing.T) { remotetest.Restart(t, "mysql") },
+		Exclusive: func(t *testing.T) func() { return remotetest.Exclusive(t, "mysql") },
 	})
 }
 

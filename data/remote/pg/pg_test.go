@@ -66,7 +66,8 @@ func TestContract(t *testing.T) {
 			_, err = c.Exec(ctx, text)
 			return err
 		},
-		Restart: func(t *testing.T) { remotetest.Restart(t, "pg") },
+		Restart:   func(t *testing.T) { remotetest.Restart(t, "pg") },
+		Exclusive: func(t *testing.T) func() { return remotetest.Exclusive(t, "pg") },
 	})
 }
 

@@ -19,25 +19,30 @@ var (
 	started   = map[string]map[string]string{}
 )
 
-// Servers starts (or reuses) the loopback test server(s) named by which —
-// "pg", "mysql" or "all" — with scripts/dbservers.sh and returns the
-// variables it prints (LOUPE_PG_PORT, LOUPE_MYSQL_RO_PASSWORD, …).
+// Servers starts (or reuses) the loopback test server named by which —
+// "pg" or "mysql" — with scripts/dbservers.sh and returns the variables it
+// prints (LOUPE_PG_PORT, LOUPE_MYSQL_RO_PASSWORD, …). The server is not
+// restarted by another package's test until t ends (see Exclusive).
 func Servers(t testing.TB, which string) map[string]string {
 	t.Helper()
 	serversMu.Lock()
-	defer serversMu.Unlock()
-	if env, ok := started[which]; ok {
-		return env
+	env, ok := started[which]
+	if !ok {
+		var err error
+		env, err = dbservers("start", which)
+		if err != nil {
+			serversMu.Unlock()
+			t.Fatalf("start test database servers: %v", err)
+		}
+		started[which] = env
 	}
-	env, err := dbservers("start", which)
-	if err != nil {
-		t.Fatalf("start test database servers: %v", err)
-	}
-	started[which] = env
+	serversMu.Unlock()
+	hold(t, env["LOUPE_DBSERVERS_DIR"], which)
 	return env
 }
 
-// Restart restarts one server ("pg" or "mysql"), dropping every connection.
+// Restart restarts one server ("pg" or "mysql"), dropping every
+// connection. Take Exclusive first.
 func Restart(t testing.TB, which string) {
 	t.Helper()
 	if _, err := dbservers("restart", which); err != nil {

@@ -42,6 +42,10 @@ type Harness struct {
 	RawWrite func(ctx context.Context, text string) error
 	// Restart restarts the server. Nil where there is no server.
 	Restart func(t *testing.T)
+	// Exclusive, if set, is called before the restart's slow query starts
+	// and waits until no other test uses the server; the function it
+	// returns ends that.
+	Exclusive func(t *testing.T) (release func())
 }
 
 // Run is the contract every connector passes.
@@ -408,6 +412,9 @@ func (s *suite) stopEarly(t *testing.T) {
 }
 
 func (s *suite) dropped(t *testing.T) {
+	if s.h.Exclusive != nil {
+		defer s.h.Exclusive(t)()
+	}
 	marker := fmt.Sprintf("loupe_drop_%d", time.Now().UnixNano())
 	done := make(chan error, 1)
 	go func() {
