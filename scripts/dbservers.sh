@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Private PostgreSQL 15 and MariaDB servers on loopback for the remote-source
 # tests, each loaded with the Chinook demo database and given a read-only
-# role. Idempotent: a server already running in the folder is reused, and
+# role. PostgreSQL offers TLS with a self-signed certificate; MariaDB offers
+# none, so both kinds of TLS failure can be tested. Idempotent: a server already running in the folder is reused, and
 # Chinook is loaded only once.
 #
 #   scripts/dbservers.sh start [pg|mysql|all]    start (or reuse); prints KEY=VALUE lines
@@ -69,11 +70,18 @@ pg_start() {
       die "initdb failed: see $W/pg/initdb.log"
     rm -f "$W/pg/pwfile"
   fi
+  if [[ ! -f $W/pg/server.key ]]; then
+    # A self-signed certificate: TLS works, but verify-full must fail.
+    openssl req -x509 -newkey rsa:2048 -nodes -days 3650 -subj "/CN=loupe-test-server" \
+      -keyout "$W/pg/server.key" -out "$W/pg/server.crt" >/dev/null 2>&1 || die "openssl could not make a test certificate"
+    chmod 600 "$W/pg/server.key"
+    own "$(pg_user)" "$W/pg"
+  fi
   if ! pg_running; then
-    log "starting PostgreSQL on 127.0.0.1:$PG_PORT"
+    log "starting PostgreSQL on 127.0.0.1:$PG_PORT (TLS with a self-signed certificate)"
     run_as "$(pg_user)" "$PG_BIN/pg_ctl" -D "$W/pg/data" -l "$W/pg/log" \
-      -o "-p $PG_PORT -k $W/pg -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200" -w start >/dev/null 9>&- ||
-      die "PostgreSQL did not start: see $W/pg/log"
+      -o "-p $PG_PORT -k $W/pg -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200 -c ssl=on -c ssl_cert_file=$W/pg/server.crt -c ssl_key_file=$W/pg/server.key" \
+      -w start >/dev/null 9>&- || die "PostgreSQL did not start: see $W/pg/log"
   fi
   pg_load
 }

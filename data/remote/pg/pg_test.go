@@ -43,6 +43,7 @@ func TestContract(t *testing.T) {
 		Password: pw,
 		Ident:    func(n string) string { return n },
 		Comments: true,
+		TLS:      true,
 		Slow:     func(marker string) string { return "SELECT pg_sleep(120) AS " + marker },
 		Running: func(ctx context.Context, marker string) (bool, error) {
 			c, err := connect(ctx, env, "ADMIN", "postgres")
@@ -96,5 +97,26 @@ func TestReadOnlyTransaction(t *testing.T) {
 	res, err := s.Query(context.Background(), "SELECT count(*) FROM track WHERE track_id = 1", query.Limits{})
 	if err != nil || res.Rows[0][0] != int64(1) {
 		t.Fatalf("track 1: %v %v", res, err)
+	}
+}
+
+// TestTLSRequireEncrypts checks that --tls require really encrypts.
+func TestTLSRequireEncrypts(t *testing.T) {
+	env := server(t)
+	for _, c := range []struct {
+		mode remote.TLSMode
+		want bool
+	}{{remote.TLSRequire, true}, {remote.TLSPrefer, true}, {remote.TLSDisable, false}} {
+		p, pw := roProfile(t, env, env["LOUPE_PG_DATABASE"])
+		p.TLS = c.mode
+		s, err := Open(context.Background(), p, pw)
+		if err != nil {
+			t.Fatalf("%s: %v", c.mode, err)
+		}
+		res, err := s.Query(context.Background(), "SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()", query.Limits{})
+		s.Close()
+		if err != nil || len(res.Rows) != 1 || res.Rows[0][0] != c.want {
+			t.Fatalf("%s: ssl = %v, %v; want %v", c.mode, res, err, c.want)
+		}
 	}
 }

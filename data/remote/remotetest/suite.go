@@ -27,6 +27,9 @@ type Harness struct {
 	// Comments is set when the test database has a comment on the track
 	// table that starts "One row per song".
 	Comments bool
+	// TLS is set when the server offers TLS with a certificate this
+	// machine does not trust (self-signed); unset when it offers none.
+	TLS bool
 	// Slow is a statement that runs for at least a minute and holds
 	// marker in its text.
 	Slow func(marker string) string
@@ -457,8 +460,26 @@ func (s *suite) connectErrors(t *testing.T) {
 			{"unknown user", func(p *remote.Profile) string { p.User = "loupe_nobody"; return "x" }, remote.BadPassword},
 			{"unknown database", func(p *remote.Profile) string { p.Database = "loupe_no_such_db"; return s.h.Password }, remote.UnknownDatabase},
 			{"nothing listens", func(p *remote.Profile) string { p.Port = freePort(t); return s.h.Password }, remote.Unreachable},
-			{"TLS required but unsupported", func(p *remote.Profile) string { p.TLS = remote.TLSRequire; return s.h.Password }, remote.TLSProblem},
 		}
+		if s.h.TLS {
+			cases = append(cases, tc{"TLS certificate not trusted", func(p *remote.Profile) string { p.TLS = remote.TLSVerifyFull; return s.h.Password }, remote.TLSProblem})
+		} else {
+			cases = append(cases, tc{"TLS required but unsupported", func(p *remote.Profile) string { p.TLS = remote.TLSRequire; return s.h.Password }, remote.TLSProblem})
+		}
+	}
+	if s.h.TLS {
+		t.Run("TLS required", func(t *testing.T) {
+			p := s.h.Profile
+			p.TLS = remote.TLSRequire
+			src, err := remote.Open(ctx, p, s.h.Password)
+			if err != nil {
+				t.Fatalf("an encrypted connection without verification: %v", err)
+			}
+			defer src.Close()
+			if _, err := src.Query(ctx, s.sql("SELECT count(*) FROM {genre}"), query.Limits{}); err != nil {
+				t.Fatal(err)
+			}
+		})
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
