@@ -1,47 +1,190 @@
-import { render, screen, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { AgentEvent } from './api';
 import { App } from './App';
-import { ApiError, getVersion, isDesktop } from './api';
+import { dataset, emit, fake, recordedRun, resetFake } from './test/fakeApi';
 
-describe('welcome screen', () => {
-  it('introduces Loupe and lists every supported format', async () => {
+vi.mock('./api', async () => (await import('./test/fakeApi')).apiModule());
+vi.mock('vega-embed', () => ({
+  default: vi.fn(async (el: HTMLElement) => {
+    el.innerHTML = '<svg></svg>';
+    return { view: { toImageURL: vi.fn() }, finalize: vi.fn() };
+  }),
+}));
+
+beforeEach(() => {
+  resetFake();
+});
+
+/** sendEvents emits a recorded run in batches, as the backend would. */
+function sendEvents(runId: string, chatId: string, events: AgentEvent[], batch = 4) {
+  for (let i = 0; i < events.length; i += batch) {
+    act(() => emit('run:events', { runId, chatId, events: events.slice(i, i + batch).map((e) => ({ ...e, run_id: runId })) }));
+  }
+}
+
+describe('first run', () => {
+  it('welcomes a user with no data, lists the formats, and loads the sample', async () => {
     render(<App />);
-
-    expect(screen.getByRole('heading', { level: 1, name: 'Loupe' })).toBeInTheDocument();
-    expect(screen.getByText('Ask your data questions, locally.')).toBeInTheDocument();
-    expect(screen.getByRole('heading', { level: 2, name: 'Open data…' })).toBeInTheDocument();
-
+    expect(await screen.findByRole('heading', { level: 1, name: 'Loupe' })).toBeInTheDocument();
     const formats = within(screen.getByRole('list', { name: 'Supported formats' }));
     for (const name of ['CSV / TSV', 'Parquet', 'JSON', 'Excel', 'DuckDB', 'SQLite']) {
       expect(formats.getByText(name)).toBeInTheDocument();
     }
 
-    // Without the Wails bridge (plain browser, Vitest) the screen still renders.
-    expect(await screen.findByTestId('version')).toHaveTextContent('browser preview');
+    fake.sampleDataset.mockImplementation(async () => {
+      fake.listDatasets.mockResolvedValue([dataset('sales')]);
+      return [{ file: 'sample', datasets: [dataset('sales')] }];
+    });
+    fireEvent.click(screen.getByRole('button', { name: /Try the sample data/ }));
+    await waitFor(() => expect(fake.sampleDataset).toHaveBeenCalled());
+    // With data, the chat view suggests questions made from the columns.
+    expect(await screen.findByRole('button', { name: 'Which region has the highest total amount?' })).toBeInTheDocument();
+    expect(screen.getByTestId('dataset')).toHaveTextContent('sales');
+    expect(screen.getByTestId('dataset')).toHaveTextContent('1,000 rows');
   });
 
-  it('shows the version the backend reports', async () => {
-    const Version = vi.fn().mockResolvedValue('1.2.3');
-    window.go = { app: { App: { Version } } };
-
+  it('says what to do when no model answers, and the data still opens', async () => {
+    fake.status.mockResolvedValue({
+      model: { ok: false, message: 'Ollama is not running at http://127.0.0.1:11434', hint: 'Start it with `ollama serve`.' },
+      docker: { ok: false, message: 'Docker is not available', hint: 'Install Docker to run Python.' },
+    });
     render(<App />);
-
-    expect(await screen.findByTestId('version')).toHaveTextContent('version 1.2.3');
-    expect(Version).toHaveBeenCalled();
+    const banner = await screen.findByTestId('model-banner');
+    expect(banner).toHaveTextContent('Ollama is not running');
+    expect(banner).toHaveTextContent('Start it with `ollama serve`.');
+    expect(screen.getByTestId('status-model')).toHaveTextContent('needs attention');
+    fireEvent.click(screen.getByTestId('status-docker'));
+    expect(screen.getByRole('dialog', { name: 'Docker status' })).toHaveTextContent('Install Docker to run Python.');
+    expect(screen.getByRole('button', { name: /Open files… Ctrl\+O/ })).toBeEnabled();
   });
 });
 
-describe('api', () => {
-  it('returns null without a backend', async () => {
-    expect(isDesktop()).toBe(false);
-    await expect(getVersion()).resolves.toBeNull();
+describe('opening files', () => {
+  it('shows progress while loading and the error with its hint where the user looks', async () => {
+    let finish!: (v: unknown) => void;
+    fake.openFiles.mockImplementation(() => new Promise((r) => (finish = r)));
+    render(<App />);
+    // A browser has no native dialog: Ctrl+O asks for paths.
+    fireEvent.keyDown(window, { key: 'o', ctrlKey: true });
+    const paths = await screen.findByRole('textbox', { name: 'File paths' });
+    fireEvent.change(paths, { target: { value: '/data/orders.csv\n/data/broken.csv' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Open' }));
+    expect(fake.openFiles).toHaveBeenCalledWith(['/data/orders.csv', '/data/broken.csv']);
+
+    act(() => emit('load:progress', { file: '/data/orders.csv', phase: 'reading', percent: 40, rows: 4000, bytes: 400, totalBytes: 1000 }));
+    const bar = screen.getByRole('progressbar', { name: 'Loading orders.csv' });
+    expect(bar).toHaveAttribute('aria-valuenow', '40');
+    expect(screen.getByTestId('loads')).toHaveTextContent('Reading · 4,000 rows');
+
+    fake.listDatasets.mockResolvedValue([dataset('orders')]);
+    await act(async () => {
+      finish([
+        { file: '/data/orders.csv', datasets: [dataset('orders')] },
+        { file: '/data/broken.csv', error: { code: 'file', message: 'broken.csv is not valid CSV', hint: 'Check the delimiter.' } },
+      ]);
+    });
+    expect(screen.queryByRole('progressbar')).toBeNull();
+    const alert = screen.getByRole('alert');
+    expect(alert).toHaveTextContent('Could not open broken.csv');
+    expect(alert).toHaveTextContent('Check the delimiter.');
+    expect(await screen.findByText('orders')).toBeInTheDocument();
   });
 
-  it('wraps backend errors in ApiError', async () => {
-    window.go = { app: { App: { Version: vi.fn().mockRejectedValue('disk on fire') } } };
+  it('opens the files the desktop runtime reports dropped', async () => {
+    render(<App />);
+    await waitFor(() => expect(fake.onFileDrop).toHaveBeenCalled());
+    act(() => emit('filedrop', ['/home/me/trips.parquet']));
+    expect(fake.openFiles).toHaveBeenCalledWith(['/home/me/trips.parquet']);
+  });
+});
 
-    const failure = getVersion();
-    await expect(failure).rejects.toBeInstanceOf(ApiError);
-    await expect(failure).rejects.toThrow('Version: disk on fire');
+describe('asking', () => {
+  beforeEach(() => {
+    fake.listDatasets.mockResolvedValue([dataset('service_requests')]);
+  });
+
+  it('sends on Enter, streams the steps, stops on Esc, and writes the report', async () => {
+    render(<App />);
+    const box = await screen.findByRole('textbox', { name: 'Question' });
+    fireEvent.change(box, { target: { value: 'Which agency gets the most 311 requests?' } });
+    // Shift+Enter is a new line, not a send.
+    fireEvent.keyDown(box, { key: 'Enter', shiftKey: true });
+    expect(fake.ask).not.toHaveBeenCalled();
+    fireEvent.keyDown(box, { key: 'Enter' });
+    await waitFor(() => expect(fake.ask).toHaveBeenCalledWith('chat1', 'Which agency gets the most 311 requests?'));
+    expect(fake.newChat).toHaveBeenCalledTimes(1);
+    expect(await screen.findByText('Which agency gets the most 311 requests?', { selector: '.bubble' })).toBeInTheDocument();
+
+    const run = recordedRun('run-chart');
+    const half = run.findIndex((e) => e.type === 'text_delta' && e.step === 4);
+    sendEvents('run1', 'chat1', run.slice(0, half));
+    expect(screen.getByText('Ran a query')).toBeInTheDocument();
+    expect(screen.getByText('Drew a chart')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /Stop/ })).toBeInTheDocument();
+
+    fireEvent.keyDown(window, { key: 'Escape' });
+    expect(fake.cancel).toHaveBeenCalledWith('run1');
+
+    sendEvents('run1', 'chat1', run.slice(half));
+    expect(await screen.findByTestId('findings')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Stop/ })).toBeNull();
+
+    let written!: (v: unknown) => void;
+    fake.writeReport.mockImplementation(() => new Promise((r) => (written = r)));
+    fireEvent.click(screen.getByRole('button', { name: /Generate report/ }));
+    expect(fake.writeReport).toHaveBeenCalledWith('chat1', 'run1');
+    act(() => emit('report:delta', { runId: 'run1', text: '# DOF fields most requests\n\n{{chart:c1}}' }));
+    expect(screen.getByTestId('report')).toHaveTextContent('(chart c1)');
+    await act(async () =>
+      written({
+        title: 'DOF fields most requests',
+        markdown: '# DOF fields most requests\n\n![311 requests by agency](charts/c1.svg)\n',
+        html: '<html></html>',
+        charts: [{ ref: 'c1', svg: '<svg xmlns="http://www.w3.org/2000/svg"></svg>' }],
+      }),
+    );
+    const img = screen.getByRole('img', { name: '311 requests by agency' });
+    expect(img.getAttribute('src')).toMatch(/^data:image\/svg\+xml/);
+
+    fake.exportReport.mockResolvedValue('/home/me/report');
+    fireEvent.click(screen.getByRole('button', { name: /Export folder/ }));
+    await waitFor(() => expect(fake.exportReport).toHaveBeenCalledWith('run1', 'folder'));
+    expect(await screen.findByText('Saved the report to /home/me/report')).toBeInTheDocument();
+  });
+
+  it('answers a clarifying question by clicking a suggestion', async () => {
+    render(<App />);
+    const box = await screen.findByRole('textbox', { name: 'Question' });
+    fireEvent.change(box, { target: { value: 'How many requests per year?' } });
+    fireEvent.keyDown(box, { key: 'Enter' });
+    await waitFor(() => expect(fake.ask).toHaveBeenCalledTimes(1));
+    sendEvents('run1', 'chat1', recordedRun('run-question'));
+    expect(await screen.findByPlaceholderText('Answer the question, or ask something else…')).toBeInTheDocument();
+    fake.ask.mockResolvedValue({ runId: 'run2' });
+    fireEvent.click(within(screen.getByTestId('question')).getByRole('button', { name: 'All years' }));
+    await waitFor(() => expect(fake.ask).toHaveBeenLastCalledWith('chat1', 'All years'));
+    expect(await screen.findByText('All years', { selector: '.bubble' })).toBeInTheDocument();
+  });
+
+  it('shows why a question was not sent', async () => {
+    fake.ask.mockRejectedValue({ code: 'no_model', message: 'No model is set.', hint: 'Pick one in Settings.' });
+    render(<App />);
+    const box = await screen.findByRole('textbox', { name: 'Question' });
+    fireEvent.change(box, { target: { value: 'Anything?' } });
+    fireEvent.keyDown(box, { key: 'Enter' });
+    const note = await screen.findByRole('alert');
+    expect(note).toHaveTextContent('No model is set.');
+    expect(note).toHaveTextContent('Pick one in Settings.');
+    // The question stays in the box to send again.
+    expect(box).toHaveValue('Anything?');
+  });
+
+  it('focuses the question box on Ctrl+K from anywhere', async () => {
+    render(<App />);
+    await screen.findByRole('textbox', { name: 'Question' });
+    fireEvent.click(screen.getByRole('button', { name: /Settings/ }));
+    fireEvent.keyDown(window, { key: 'k', ctrlKey: true });
+    await waitFor(() => expect(screen.getByRole('textbox', { name: 'Question' })).toHaveFocus());
   });
 });

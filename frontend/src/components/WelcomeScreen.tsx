@@ -1,13 +1,41 @@
+import { useEffect, useState } from 'react';
+import * as api from '../api';
 import { DATA_FORMATS } from '../formats';
+import { basename } from '../format';
+import { useActions } from '../state/actions';
+import { useStore } from '../state/store';
+import { Icon } from './common/Icon';
 import { LoupeMark } from './LoupeMark';
+import { ModelBanner } from './chat/ModelBanner';
 
-export interface WelcomeScreenProps {
-  /** The backend's version; null outside the desktop app; undefined while loading. */
-  version: string | null | undefined;
-}
+/** Questions the bundled sample data answers well. */
+export const SAMPLE_QUESTIONS = [
+  'Which agency handles the most requests?',
+  'How did the number of requests change month by month?',
+  'Which complaint types take longest to close?',
+];
 
-/** The first screen: what Loupe is and which data it opens. */
-export function WelcomeScreen({ version }: WelcomeScreenProps) {
+/** The first screen, while no data is loaded: open files or try the sample. */
+export function WelcomeScreen() {
+  const a = useActions();
+  const loading = useStore((s) => Object.keys(s.loads).length > 0);
+  const [recent, setRecent] = useState<string[]>([]);
+  useEffect(() => {
+    let live = true;
+    api
+      .recentFiles()
+      .then((r) => live && setRecent(r))
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  const trySample = async (question?: string) => {
+    await a.loadSample();
+    if (question) a.focusComposer(question);
+  };
+
   return (
     <div className="welcome">
       <header className="welcome__hero">
@@ -18,20 +46,28 @@ export function WelcomeScreen({ version }: WelcomeScreenProps) {
         </div>
       </header>
 
-      <main>
+      <ModelBanner />
+
+      <div className="welcome__grid">
         <section className="open-data" aria-labelledby="open-data-title">
           <div className="open-data__icon" aria-hidden="true">
-            <svg viewBox="0 0 24 24" width="28" height="28" focusable="false">
-              <path d="M3 7.5A2.5 2.5 0 0 1 5.5 5H9l2 2h7.5A2.5 2.5 0 0 1 21 9.5v8A2.5 2.5 0 0 1 18.5 20h-13A2.5 2.5 0 0 1 3 17.5z" />
-            </svg>
+            <Icon name="folder" size={28} />
           </div>
           <h2 id="open-data-title" className="open-data__title">
             Open data…
           </h2>
           <p className="open-data__lead">
-            Load files from this computer, then ask questions in plain words. Loupe explores the
-            tables, runs read-only SQL and draws charts. Your files never leave your machine.
+            Drop files on this window or choose them. Loupe explores the tables, runs read-only SQL and draws
+            charts. Your files never leave your machine.
           </p>
+          <div className="open-data__actions">
+            <button type="button" className="button button--primary" onClick={() => void a.chooseAndOpen()} disabled={loading}>
+              <Icon name="folder" size={15} /> Open files… <kbd>Ctrl+O</kbd>
+            </button>
+            <button type="button" className="button" onClick={() => void trySample()} disabled={loading}>
+              <Icon name="sparkle" size={15} /> Try the sample data
+            </button>
+          </div>
           <ul className="formats" aria-label="Supported formats">
             {DATA_FORMATS.map((format) => (
               <li key={format.name} className="formats__item">
@@ -42,24 +78,43 @@ export function WelcomeScreen({ version }: WelcomeScreenProps) {
             ))}
           </ul>
         </section>
-      </main>
+
+        <aside className="welcome__side">
+          <section>
+            <h3 className="welcome__h3">Try asking the sample</h3>
+            <div className="examples examples--column">
+              {SAMPLE_QUESTIONS.map((q) => (
+                <button type="button" key={q} className="example" disabled={loading} onClick={() => void trySample(q)}>
+                  {q}
+                </button>
+              ))}
+            </div>
+          </section>
+          {recent.length > 0 && (
+            <section>
+              <h3 className="welcome__h3">Recent files</h3>
+              <ul className="recent">
+                {recent.slice(0, 6).map((p) => (
+                  <li key={p}>
+                    <button type="button" className="recent__item" title={p} onClick={() => void a.openPaths([p])}>
+                      <Icon name="file" size={14} />
+                      <span className="recent__name">{basename(p)}</span>
+                      <span className="recent__dir">{p}</span>
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
+        </aside>
+      </div>
 
       <footer className="welcome__footer">
         <span>Runs offline with a local model, or with a hosted one you choose.</span>
-        <VersionBadge version={version} />
+        <span>
+          <kbd>Ctrl</kbd>+<kbd>O</kbd> open files · <kbd>Ctrl</kbd>+<kbd>K</kbd> ask
+        </span>
       </footer>
     </div>
-  );
-}
-
-function VersionBadge({ version }: WelcomeScreenProps) {
-  if (version === undefined) {
-    return null;
-  }
-  const label = version === null ? 'browser preview' : `version ${version}`;
-  return (
-    <span className="badge" data-testid="version">
-      {label}
-    </span>
   );
 }

@@ -1,0 +1,57 @@
+import { useState } from 'react';
+import type { Check } from '../api';
+import { formatCount } from '../format';
+import { useActions } from '../state/actions';
+import { useStore } from '../state/store';
+
+/** The bottom bar: is the model reachable, is Docker there, and how to fix each. */
+export function StatusBar() {
+  const status = useStore((s) => s.status);
+  const settings = useStore((s) => s.settings);
+  const datasets = useStore((s) => s.datasets);
+  const a = useActions();
+  const rows = (datasets ?? []).reduce((n, d) => n + d.rows, 0);
+  return (
+    <footer className="statusbar" data-testid="statusbar">
+      <StatusItem label="Model" check={status?.model} detail={settings?.model} />
+      <StatusItem label="Docker" check={status?.docker} />
+      <span className="statusbar__spacer" />
+      {datasets && datasets.length > 0 && (
+        <span className="statusbar__item">
+          {datasets.length} {datasets.length === 1 ? 'table' : 'tables'} · {formatCount(rows, true)} rows
+        </span>
+      )}
+      <button type="button" className="statusbar__item statusbar__button" onClick={() => void a.refreshStatus()}>
+        Check again
+      </button>
+    </footer>
+  );
+}
+
+function StatusItem({ label, check, detail }: { label: string; check: Check | undefined; detail?: string | undefined }) {
+  const [open, setOpen] = useState(false);
+  const state = check === undefined ? 'unknown' : check.ok ? 'ok' : 'bad';
+  return (
+    <span className="statusbar__wrap">
+      <button
+        type="button"
+        className={`statusbar__item statusbar__button status--${state}`}
+        aria-expanded={open}
+        onClick={() => setOpen((o) => !o)}
+        data-testid={`status-${label.toLowerCase()}`}
+      >
+        <span className="dot" />
+        {label}
+        {detail ? ` · ${detail}` : ''}
+        {check && !check.ok && ' · needs attention'}
+      </button>
+      {open && check && (
+        <div className="popover" role="dialog" aria-label={`${label} status`}>
+          <div className="popover__title">{check.ok ? `${label} is ready` : `${label} is not available`}</div>
+          <div>{check.message}</div>
+          {check.hint && <div className="popover__hint">{check.hint}</div>}
+        </div>
+      )}
+    </span>
+  );
+}

@@ -1,0 +1,106 @@
+import { useMemo } from 'react';
+import { callDetail, callSQL, describeCall, evidenceId, formatDuration, type CallView } from '../../trace/trace';
+import { useActions } from '../../state/actions';
+import { Icon, type IconName } from '../common/Icon';
+import { SqlBlock } from '../common/SqlBlock';
+import { DataGrid, type GridSource } from '../grid/DataGrid';
+import { ChartView } from './ChartView';
+import { ProfileView, type ProfileData } from '../data/ProfileView';
+import { VerdictView, type VerdictData } from './VerdictView';
+
+const icons: Record<string, IconName> = {
+  run_sql: 'table',
+  describe_table: 'eye',
+  list_datasets: 'database',
+  sample_rows: 'eye',
+  profile_data: 'pulse',
+  create_chart: 'chart',
+  validate_finding: 'check',
+  ask_user: 'chat',
+  run_python: 'terminal',
+};
+
+/** The evidence ref a call produced ("q1", "c1"), if any. */
+export function callRef(c: CallView): string | undefined {
+  return c.result?.ref || c.chart?.ref || undefined;
+}
+
+/**
+ * One tool call of the trace: a header line (what it did in plain words,
+ * its one-line result, its timing) that opens to the query, the result
+ * table, the chart or the profile.
+ */
+export function CallCard({
+  call,
+  runId,
+  open,
+  onToggle,
+  flash,
+}: {
+  call: CallView;
+  runId: string;
+  open: boolean;
+  onToggle: () => void;
+  flash?: boolean;
+}) {
+  const { openConsole } = useActions();
+  const r = call.result;
+  const sql = callSQL(call);
+  const ref = callRef(call);
+  const detail = callDetail(call);
+  const display = r?.display;
+  const table = display?.table;
+  const source = useMemo<GridSource | null>(
+    () =>
+      table
+        ? { ref: table.ref, columns: table.columns, kept: table.kept, total: table.rows, preview: table.preview ?? [] }
+        : null,
+    [table],
+  );
+  const chart = call.chart?.chart ?? display?.chart;
+  const state = r === undefined ? 'running' : r.failed ? 'failed' : r.skipped ? 'skipped' : 'done';
+  return (
+    <section
+      className={`call call--${state}${open ? ' call--open' : ''}${flash ? ' call--flash' : ''}`}
+      id={ref ? evidenceId(runId, ref) : undefined}
+      data-testid="call"
+    >
+      <button type="button" className="call__head" aria-expanded={open} onClick={onToggle}>
+        <Icon name="chevron" size={12} className="call__chevron" />
+        <span className={`call__icon call__icon--${state}`}>
+          {state === 'running' ? <span className="spinner" aria-label="running" /> : <Icon name={icons[call.name] ?? 'sparkle'} size={14} />}
+        </span>
+        <span className="call__title">{describeCall(call)}</span>
+        {detail && <span className="call__detail">{detail}</span>}
+        <span className="call__spacer" />
+        {ref && <span className="call__ref">{ref}</span>}
+        {r && <span className={r.failed ? 'call__summary call__summary--failed' : 'call__summary'}>{r.summary}</span>}
+        {r && r.duration_ms > 0 && <span className="call__time">{formatDuration(r.duration_ms)}</span>}
+      </button>
+      {open && (
+        <div className="call__body">
+          {sql && (
+            <div className="call__sql">
+              <SqlBlock sql={sql} />
+              <button type="button" className="chip call__console" onClick={() => openConsole(sql)}>
+                <Icon name="terminal" size={13} /> Open in console
+              </button>
+            </div>
+          )}
+          {display?.kind === 'error' && <div className="call__error">{display.text}</div>}
+          {display?.kind === 'text' && display.text && <pre className="call__text">{display.text}</pre>}
+          {source && <DataGrid source={source} />}
+          {chart && <ChartView spec={chart.spec} title={chart.title} />}
+          {display?.kind === 'profile' && display.data != null && <ProfileView data={display.data as ProfileData} />}
+          {display?.kind === 'verdict' && display.data != null && <VerdictView data={display.data as VerdictData} />}
+          {r === undefined && !sql && <div className="call__waiting">Working…</div>}
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** Calls that open by themselves: charts, and failures worth reading. */
+export function opensByDefault(c: CallView): boolean {
+  return c.name === 'create_chart' && c.result !== undefined && !c.result.failed;
+}

@@ -1,0 +1,125 @@
+import { useEffect, useRef, useState } from 'react';
+import type { Result } from 'vega-embed';
+import type { Config } from 'vega-lite';
+import { useColorScheme } from '../../hooks/useColorScheme';
+import { Icon } from '../common/Icon';
+
+let vega: Promise<typeof import('vega-embed')> | null = null;
+
+/** loadVega fetches vega-embed (with vega and vega-lite) on first use. */
+export function loadVega() {
+  vega ??= import('vega-embed');
+  return vega;
+}
+
+/**
+ * A Vega-Lite chart drawn by vega-embed, sized to its container, with
+ * PNG and SVG export. spec has its data inlined.
+ */
+export function ChartView({ spec, title }: { spec: unknown; title?: string }) {
+  const el = useRef<HTMLDivElement>(null);
+  const view = useRef<Result | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [ready, setReady] = useState(false);
+  const scheme = useColorScheme();
+
+  useEffect(() => {
+    let live = true;
+    let result: Result | null = null;
+    setError(null);
+    loadVega()
+      .then(async (m) => {
+        if (!live || el.current === null) return;
+        const parsed: unknown = typeof spec === 'string' ? JSON.parse(spec) : spec;
+        const s = { ...(parsed as Record<string, unknown>) };
+        if (s['width'] === undefined) s['width'] = 'container';
+        result = await m.default(el.current, s as never, {
+          actions: false,
+          renderer: 'svg',
+          config: chartConfig(scheme),
+        });
+        if (!live) {
+          result.finalize();
+          return;
+        }
+        view.current = result;
+        setReady(true);
+      })
+      .catch((err: unknown) => {
+        if (live) setError(err instanceof Error ? err.message : String(err));
+      });
+    return () => {
+      live = false;
+      result?.finalize();
+      view.current = null;
+    };
+  }, [spec, scheme]);
+
+  const save = async (format: 'png' | 'svg') => {
+    const v = view.current?.view;
+    if (!v) return;
+    const url = await v.toImageURL(format, format === 'png' ? 2 : 1);
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = `${fileName(title)}.${format}`;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+  };
+
+  return (
+    <figure className="chart">
+      {error ? (
+        <div className="chart__error">This chart could not be drawn: {error}</div>
+      ) : (
+        <div className="chart__canvas" ref={el} data-testid="chart" />
+      )}
+      <figcaption className="chart__bar">
+        {title && <span className="chart__title">{title}</span>}
+        <span className="chart__actions">
+          <button type="button" className="chip" disabled={!ready} onClick={() => void save('png')}>
+            <Icon name="download" size={13} /> PNG
+          </button>
+          <button type="button" className="chip" disabled={!ready} onClick={() => void save('svg')}>
+            <Icon name="download" size={13} /> SVG
+          </button>
+        </span>
+      </figcaption>
+    </figure>
+  );
+}
+
+function fileName(title: string | undefined): string {
+  const base = (title ?? 'chart').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  return base === '' ? 'chart' : base.slice(0, 60);
+}
+
+/** Vega config matching the app's colours. */
+export function chartConfig(scheme: 'light' | 'dark'): Config {
+  const dark = scheme === 'dark';
+  const text = dark ? '#c9cfdb' : '#3a4150';
+  const grid = dark ? '#2a303b' : '#e6e9ef';
+  return {
+    background: 'transparent',
+    font: 'system-ui, -apple-system, Segoe UI, Cantarell, Noto Sans, sans-serif',
+    view: { stroke: 'transparent' },
+    axis: {
+      labelColor: text,
+      titleColor: text,
+      domainColor: grid,
+      gridColor: grid,
+      tickColor: grid,
+      labelFontSize: 11,
+      titleFontSize: 12,
+      titleFontWeight: 600 as const,
+    },
+    legend: { labelColor: text, titleColor: text },
+    title: { color: dark ? '#e8ebf1' : '#161a22', fontSize: 14, fontWeight: 600 as const, anchor: 'start' as const },
+    range: {
+      category: dark
+        ? ['#7c95ff', '#f6a04d', '#4fc4a0', '#f07178', '#c792ea', '#e6c07b', '#56b6c2', '#a9b1c2']
+        : ['#3b5bdb', '#f08c00', '#2b8a3e', '#e03131', '#9c36b5', '#c9a227', '#1098ad', '#5c677d'],
+    },
+    mark: { color: dark ? '#7c95ff' : '#3b5bdb' },
+  };
+}

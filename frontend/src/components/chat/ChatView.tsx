@@ -1,0 +1,149 @@
+import { useEffect, useLayoutEffect, useRef } from 'react';
+import type { AgentEvent, Dataset } from '../../api';
+import { useActions } from '../../state/actions';
+import { useStore } from '../../state/store';
+import { ErrorNote } from '../common/ErrorNote';
+import { Icon } from '../common/Icon';
+import { WelcomeScreen } from '../WelcomeScreen';
+import { Composer } from './Composer';
+import { Turn } from './Turn';
+import { ModelBanner } from './ModelBanner';
+
+const noEvents: AgentEvent[] = [];
+
+/** The conversation: its turns, streaming live, and the question box. */
+export function ChatView() {
+  const a = useActions();
+  const chatId = useStore((s) => s.chatId);
+  const turns = useStore((s) => (s.chatId ? s.turns[s.chatId] : undefined));
+  const events = useStore((s) => s.events);
+  const runId = useStore((s) => (s.chatId ? s.running[s.chatId] : undefined));
+  const askError = useStore((s) => s.askErrors[s.chatId ?? '']);
+  const datasets = useStore((s) => s.datasets);
+  const chat = useStore((s) => s.chats.find((c) => c.id === s.chatId));
+  const scroller = useRef<HTMLDivElement>(null);
+  const pinned = useRef(true);
+  const running = runId !== undefined;
+
+  // Follow the stream while the user is at the bottom.
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (el && pinned.current) el.scrollTop = el.scrollHeight;
+  });
+  useEffect(() => {
+    pinned.current = true;
+  }, [chatId]);
+
+  const last = turns?.[turns.length - 1];
+  const lastEvents = last ? (events[last.runId] ?? noEvents) : noEvents;
+  const waiting = lastEvents.some((e) => e.type === 'run_finished' && e.finished?.status === 'needs_input');
+  const empty = !turns || turns.length === 0;
+
+  if (empty && datasets !== null && datasets.length === 0 && chatId === null) {
+    return <WelcomeScreen />;
+  }
+
+  return (
+    <div className="chat">
+      <header className="view-head">
+        <h1 className="view-head__title">{chat?.name || (empty ? 'New conversation' : 'Conversation')}</h1>
+      </header>
+      <div
+        className="chat__scroll"
+        ref={scroller}
+        onScroll={(e) => {
+          const el = e.currentTarget;
+          pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+        }}
+      >
+        <div className="chat__column">
+          {empty ? (
+            <AskEmpty datasets={datasets ?? []} onPick={(q) => a.focusComposer(q)} />
+          ) : (
+            turns.map((t, i) => (
+              <Turn
+                key={t.runId}
+                question={t.question}
+                runId={t.runId}
+                events={events[t.runId] ?? noEvents}
+                latest={i === turns.length - 1}
+                busy={running}
+                onAnswer={(text) => void a.ask(text)}
+                onReport={() => chatId && void a.openReport(chatId, t.runId)}
+                onFollowUp={() => a.focusComposer()}
+              />
+            ))
+          )}
+        </div>
+      </div>
+      <div className="chat__bottom">
+        <div className="chat__column">
+          <ModelBanner />
+          {askError && (
+            <ErrorNote
+              title="The question was not sent"
+              problem={askError}
+              onDismiss={() => a.store.set((s) => {
+                const e = { ...s.askErrors };
+                delete e[s.chatId ?? ''];
+                return { askErrors: e };
+              })}
+            />
+          )}
+          <Composer
+            running={running}
+            waitingForAnswer={waiting}
+            onSend={(q) => a.ask(q)}
+            onStop={() => void a.cancelRun(chatId)}
+          />
+          <div className="chat__keys">
+            <kbd>Enter</kbd> send · <kbd>Shift</kbd>+<kbd>Enter</kbd> new line · <kbd>Esc</kbd> stop ·{' '}
+            <kbd>Ctrl</kbd>+<kbd>K</kbd> focus
+          </div>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function AskEmpty({ datasets, onPick }: { datasets: Dataset[]; onPick: (q: string) => void }) {
+  const examples = exampleQuestions(datasets);
+  return (
+    <div className="ask-empty">
+      <Icon name="sparkle" size={28} className="ask-empty__icon" />
+      <h2>What would you like to know?</h2>
+      <p>
+        Ask in plain words. Loupe looks at {datasets.length === 1 ? datasets[0]!.name : `your ${datasets.length} tables`},
+        runs read-only SQL, draws charts and tells you what it found.
+      </p>
+      {examples.length > 0 && (
+        <div className="examples">
+          {examples.map((q) => (
+            <button type="button" key={q} className="example" onClick={() => onPick(q)}>
+              {q}
+            </button>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** Questions worth asking of these tables, made from their column types. */
+export function exampleQuestions(datasets: readonly Dataset[]): string[] {
+  const out: string[] = [];
+  for (const d of datasets.slice(0, 3)) {
+    const text = d.columns.find((c) => /VARCHAR|ENUM/i.test(c.type) && c.distinct > 1 && c.distinct <= 200);
+    const num = d.columns.find((c) => /INT|DOUBLE|DECIMAL|FLOAT|REAL/i.test(c.type) && !/(^|_)id$/i.test(c.name));
+    const time = d.columns.find((c) => /DATE|TIME/i.test(c.type));
+    if (text && num) out.push(`Which ${words(text.name)} has the highest total ${words(num.name)}?`);
+    else if (text) out.push(`What are the most common ${words(text.name)} values in ${d.name}?`);
+    if (time) out.push(`How does ${d.name} change over time?`);
+    out.push(`Is anything odd in the data of ${d.name}?`);
+  }
+  return out.slice(0, 4);
+}
+
+function words(name: string): string {
+  return name.replace(/_/g, ' ');
+}

@@ -1,0 +1,49 @@
+/** The validate_finding tool's display data (tools/validate Verdict). */
+export interface VerdictData {
+  finding: string;
+  verdict: string;
+  reasons?: string[];
+  rows?: number;
+  checks?: { name: string; status: string; detail: string }[];
+  not_checked?: string[];
+}
+
+const labels: Record<string, string> = {
+  supported: 'Supported',
+  weak: 'Weak',
+  contradicted: 'Contradicted',
+  cannot_check: 'Could not check',
+};
+
+const checkNames: Record<string, string> = {
+  sample_size: 'Sample size',
+  nulls: 'Missing values',
+  outliers: 'Outliers',
+  subgroups: 'Subgroups',
+};
+
+/** A finding's check: the verdict, then each check with its result. */
+export function VerdictView({ data }: { data: VerdictData }) {
+  return (
+    <div className={`verdict verdict--${data.verdict}`}>
+      <div className="verdict__head">
+        <span className="verdict__badge">{labels[data.verdict] ?? data.verdict}</span>
+        <span className="verdict__finding">{data.finding}</span>
+      </div>
+      {(data.reasons ?? []).length > 0 && (
+        <ul className="verdict__reasons">
+          {data.reasons!.map((r) => (
+            <li key={r}>{r}</li>
+          ))}
+        </ul>
+      )}
+      <ul className="verdict__checks">
+        {(data.checks ?? []).map((c) => (
+          <li key={c.name} className={`verdict__check verdict__check--${c.status}`}>
+            <b>{checkNames[c.name] ?? c.name}</b> {c.detail}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

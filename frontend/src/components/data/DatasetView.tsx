@@ -1,0 +1,107 @@
+import { useEffect, useMemo, useState } from 'react';
+import * as api from '../../api';
+import type { QueryResult, ToolDisplay } from '../../api';
+import { basename, formatBytes, rows } from '../../format';
+import { useActions } from '../../state/actions';
+import { problemOf, type Problem } from '../../state/problem';
+import { useStore } from '../../state/store';
+import { ErrorNote } from '../common/ErrorNote';
+import { Icon } from '../common/Icon';
+import { DataGrid, type GridSource } from '../grid/DataGrid';
+import { quoteIdent } from '../sidebar/Sidebar';
+import { ProfileView, type ProfileData } from './ProfileView';
+
+/** One dataset: its first rows (paged like any result) or its profile. */
+export function DatasetView({ name, mode }: { name: string; mode: 'preview' | 'profile' }) {
+  const a = useActions();
+  const d = useStore((s) => s.datasets?.find((x) => x.name === name));
+  const [preview, setPreview] = useState<QueryResult | null>(null);
+  const [profile, setProfile] = useState<ToolDisplay | null>(null);
+  const [error, setError] = useState<Problem | null>(null);
+  const loadedAt = d?.loadedAt;
+
+  useEffect(() => {
+    let live = true;
+    setError(null);
+    if (mode === 'preview') setPreview(null);
+    else setProfile(null);
+    const job =
+      mode === 'preview'
+        ? api.previewDataset(name).then((r) => live && setPreview(r))
+        : api.profileDataset(name).then((p) => live && setProfile(p));
+    job.catch((err: unknown) => live && setError(problemOf(err)));
+    return () => {
+      live = false;
+    };
+  }, [name, mode, loadedAt]);
+
+  const source = useMemo<GridSource | null>(
+    () =>
+      preview
+        ? { ref: preview.ref, columns: preview.columns, kept: preview.kept, total: preview.rows, preview: preview.page.rows }
+        : null,
+    [preview],
+  );
+
+  return (
+    <div className="dataset-view">
+      <header className="view-head">
+        <h1 className="view-head__title">{name}</h1>
+        {d && (
+          <span className="view-head__sub" title={d.source}>
+            {rows(d.rows)} · {d.columns.length} columns · {basename(d.source)}
+            {d.part ? ` · ${d.part}` : ''}
+            {d.sizeBytes > 0 ? ` · ${formatBytes(d.sizeBytes)}` : ''}
+          </span>
+        )}
+        <span className="view-head__spacer" />
+        <div className="segmented segmented--small" role="tablist">
+          <button
+            type="button"
+            role="tab"
+            aria-selected={mode === 'preview'}
+            className={mode === 'preview' ? 'segmented__item segmented__item--on' : 'segmented__item'}
+            onClick={() => a.show({ kind: 'dataset', name, mode: 'preview' })}
+          >
+            Preview
+          </button>
+          <button
+            type="button"
+            role="tab"
+            aria-selected={mode === 'profile'}
+            className={mode === 'profile' ? 'segmented__item segmented__item--on' : 'segmented__item'}
+            onClick={() => a.show({ kind: 'dataset', name, mode: 'profile' })}
+          >
+            Profile
+          </button>
+        </div>
+        <button type="button" className="button" onClick={() => a.openConsole(`SELECT *\nFROM ${quoteIdent(name)}\nLIMIT 100`)}>
+          <Icon name="terminal" size={14} /> Query
+        </button>
+      </header>
+      {d && d.warnings.length > 0 && (
+        <div className="dataset-view__warnings">
+          {d.warnings.map((w) => (
+            <div key={w} className="field__note field__note--warn">
+              {w}
+            </div>
+          ))}
+        </div>
+      )}
+      <div className="dataset-view__body">
+        {error && <ErrorNote problem={error} title={mode === 'preview' ? 'Could not preview' : 'Could not profile'} />}
+        {mode === 'preview' && source && <DataGrid source={source} fill />}
+        {mode === 'profile' && profile?.data != null && (
+          <div className="dataset-view__profile">
+            <ProfileView data={profile.data as ProfileData} />
+          </div>
+        )}
+        {!error && ((mode === 'preview' && !source) || (mode === 'profile' && !profile)) && (
+          <div className="dataset-view__loading">
+            <span className="spinner" /> {mode === 'preview' ? 'Reading the first rows…' : 'Profiling every column…'}
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,106 @@
+import { cellText, formatCount } from '../../format';
+
+/** The profile tool's display data (tools/profile Profile). */
+export interface ProfileData {
+  table: string;
+  rows: number;
+  approx?: boolean;
+  elapsed_ms?: number;
+  columns: ProfileColumn[];
+}
+
+export interface ProfileColumn {
+  name: string;
+  type: string;
+  kind: string;
+  nulls: number;
+  null_pct: number;
+  distinct: number;
+  distinct_approx?: boolean;
+  min?: unknown;
+  max?: unknown;
+  mean?: number;
+  stddev?: number;
+  quantiles?: { p05: number; p25: number; median: number; p75: number; p95: number };
+  outliers?: { count: number; low: number; high: number };
+  top?: { value: string; count: number }[];
+  flags?: { code: string; message: string }[];
+}
+
+const num = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
+
+/** A table profile: per column, nulls, distinct values, range and quality flags. */
+export function ProfileView({ data }: { data: ProfileData }) {
+  return (
+    <div className="profile" data-testid="profile">
+      <div className="profile__meta">
+        {data.table} · {formatCount(data.rows)} rows{data.approx ? ' · estimates (large table)' : ''}
+      </div>
+      <table className="profile__table">
+        <thead>
+          <tr>
+            <th>Column</th>
+            <th>Nulls</th>
+            <th>Distinct</th>
+            <th>Range</th>
+            <th>Typical values</th>
+          </tr>
+        </thead>
+        <tbody>
+          {data.columns.map((c) => (
+            <tr key={c.name}>
+              <td>
+                <div className="profile__name">{c.name}</div>
+                <div className="profile__type">{c.type.toLowerCase()}</div>
+              </td>
+              <td>
+                <NullBar pct={c.null_pct} />
+                <span className="profile__num">{formatCount(c.nulls)}</span>
+              </td>
+              <td className="profile__num">
+                {c.distinct_approx ? '≈' : ''}
+                {formatCount(c.distinct)}
+              </td>
+              <td className="profile__range">{range(c)}</td>
+              <td>
+                <div className="profile__top">
+                  {(c.top ?? []).slice(0, 4).map((t) => (
+                    <span key={t.value} className="profile__chip" title={`${t.count} rows`}>
+                      {t.value === '' ? '∅' : t.value} <em>{formatCount(t.count, true)}</em>
+                    </span>
+                  ))}
+                </div>
+                {(c.flags ?? []).map((f) => (
+                  <div key={f.code} className="profile__flag">
+                    {f.message}
+                  </div>
+                ))}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function NullBar({ pct }: { pct: number }) {
+  const p = Math.max(0, Math.min(100, pct));
+  return (
+    <span className="nullbar" title={`${num.format(p)}% NULL`}>
+      <span style={{ width: `${p}%` }} />
+    </span>
+  );
+}
+
+function range(c: ProfileColumn): string {
+  if (c.quantiles && c.mean !== undefined) {
+    return `${fmt(c.min)} – ${fmt(c.max)} · median ${num.format(c.quantiles.median)}`;
+  }
+  if (c.min !== undefined || c.max !== undefined) return `${fmt(c.min)} – ${fmt(c.max)}`;
+  return '';
+}
+
+function fmt(v: unknown): string {
+  return typeof v === 'number' ? num.format(v) : cellText(v);
+}

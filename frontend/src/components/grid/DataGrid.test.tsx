@@ -1,0 +1,86 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fake, resetFake } from '../../test/fakeApi';
+import { renderWithStore } from '../../test/render';
+import { DataGrid, PAGE_SIZE, ROW_HEIGHT, type GridSource } from './DataGrid';
+
+vi.mock('../../api', async () => (await import('../../test/fakeApi')).apiModule());
+
+const MILLION = 1_000_000;
+const rowsAt = (offset: number, n: number) =>
+  Array.from({ length: n }, (_, i) => [offset + i, `name ${offset + i}`, offset + i === 3 ? null : (offset + i) * 1.5]);
+
+const source: GridSource = {
+  ref: 'r1',
+  columns: [
+    { name: 'id', type: 'BIGINT' },
+    { name: 'name', type: 'VARCHAR' },
+    { name: 'score', type: 'DOUBLE' },
+  ],
+  kept: MILLION,
+  total: MILLION,
+  preview: rowsAt(0, 20),
+};
+
+beforeEach(() => {
+  resetFake();
+  fake.page.mockImplementation(async (_ref: string, offset: number, limit: number) => ({
+    offset,
+    rows: rowsAt(offset, Math.min(limit, MILLION - offset)),
+  }));
+});
+
+describe('DataGrid', () => {
+  it('renders only the visible rows of a million, paging from Go by ref', async () => {
+    renderWithStore(<DataGrid source={source} height={400} />);
+    expect(screen.getByTestId('grid-count')).toHaveTextContent('1,000,000 rows');
+    // The first page is fetched (the preview is shorter than a page) — never the whole result.
+    await waitFor(() => expect(fake.page).toHaveBeenCalledWith('r1', 0, PAGE_SIZE));
+    expect(await screen.findByText('name 25')).toBeInTheDocument();
+    const rendered = screen.getAllByRole('row').length;
+    expect(rendered).toBeLessThan(60);
+    expect(screen.getByText('NULL')).toHaveClass('grid__td--null');
+
+    // Scroll to the middle: the page holding row 500,000 is fetched, nothing else far away.
+    const scroller = screen.getByTestId('grid');
+    fake.page.mockClear();
+    await act(async () => {
+      scroller.scrollTop = 500_000 * ROW_HEIGHT;
+      fireEvent.scroll(scroller);
+    });
+    await waitFor(() => expect(fake.page).toHaveBeenCalledWith('r1', 500_000 - (500_000 % PAGE_SIZE), PAGE_SIZE));
+    for (const call of fake.page.mock.calls) {
+      expect(call[2]).toBeLessThanOrEqual(1000);
+      expect(Math.abs((call[1] as number) - 500_000)).toBeLessThan(2 * PAGE_SIZE);
+    }
+    expect(await screen.findByText('name 500001')).toBeInTheDocument();
+  });
+
+  it('copies a selected range as tab-separated text', async () => {
+    const writeText = vi.fn(async () => undefined);
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    renderWithStore(<DataGrid source={{ ...source, kept: 20, total: 20 }} />);
+    fireEvent.mouseDown(screen.getByText('name 1'));
+    const row2 = screen.getByText('name 2').closest('[role="row"]') as HTMLElement;
+    fireEvent.mouseDown(within(row2).getAllByRole('gridcell')[2]!, { shiftKey: true });
+    fireEvent.keyDown(screen.getByTestId('grid'), { key: 'c', ctrlKey: true });
+    await waitFor(() => expect(writeText).toHaveBeenCalledWith('name 1\t1.5\nname 2\t3'));
+    // The preview covers all 20 rows: no page is fetched.
+    expect(fake.page).not.toHaveBeenCalled();
+  });
+
+  it('exports CSV through the native save dialog', async () => {
+    fake.exportCSV.mockResolvedValue('/home/me/result.csv');
+    const { store } = renderWithStore(<DataGrid source={source} />);
+    fireEvent.click(screen.getByRole('button', { name: /Export CSV/ }));
+    await waitFor(() => expect(fake.exportCSV).toHaveBeenCalledWith('r1'));
+    await waitFor(() => expect(store.get().notices.map((n) => n.message)).toContain('Saved /home/me/result.csv'));
+  });
+
+  it('says so when a page cannot be fetched', async () => {
+    fake.page.mockRejectedValue({ code: 'not_found', message: 'result r1 expired', hint: 'Run the query again.' });
+    renderWithStore(<DataGrid source={{ ...source, preview: [] }} />);
+    const grid = screen.getByTestId('grid').parentElement!;
+    expect(await within(grid).findByText(/Could not fetch rows: result r1 expired/)).toBeInTheDocument();
+  });
+});

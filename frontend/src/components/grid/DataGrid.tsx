@@ -1,0 +1,297 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import * as api from '../../api';
+import { cellText, formatCount, rows as rowsText } from '../../format';
+import { useActions } from '../../state/actions';
+import { problemOf } from '../../state/problem';
+import { Icon } from '../common/Icon';
+
+/** A result held in Go behind ref, as much as the grid needs to page it. */
+export interface GridSource {
+  ref: string;
+  columns: { name: string; type: string }[];
+  /** Rows held behind ref (pages end here). */
+  kept: number;
+  /** Rows the query produced (≥ kept). */
+  total: number;
+  /** Rows already here (from the display payload): the first page. */
+  preview?: unknown[][];
+  elapsedMs?: number;
+}
+
+export const ROW_HEIGHT = 26;
+export const PAGE_SIZE = 200;
+// Browsers stop growing an element past ~33.5 M px; past this many rows the
+// grid says so instead of breaking.
+const MAX_ROWS = Math.floor(30_000_000 / ROW_HEIGHT);
+
+interface Cell {
+  r: number;
+  c: number;
+}
+
+/**
+ * A virtualized, paged result table: only the visible rows are in the DOM
+ * and only their pages are fetched from Go (api.page). Click selects a cell,
+ * Shift+click a range; Ctrl/Cmd+C copies it as tab-separated text.
+ */
+export function DataGrid({
+  source,
+  height,
+  tools,
+  fill,
+}: {
+  source: GridSource;
+  /** Fixed height in px; without it the grid grows with its rows up to 320 px. */
+  height?: number;
+  /** Extra buttons for the toolbar (chart, open in console). */
+  tools?: ReactNode;
+  /** Fill the parent's height (full-page views). */
+  fill?: boolean;
+}) {
+  const { notify } = useActions();
+  const scroller = useRef<HTMLDivElement>(null);
+  const pages = useRef(new Map<number, unknown[][]>());
+  const pending = useRef(new Set<number>());
+  const [, setVersion] = useState(0);
+  const [failed, setFailed] = useState<string | null>(null);
+  const [anchor, setAnchor] = useState<Cell | null>(null);
+  const [focus, setFocus] = useState<Cell | null>(null);
+  const count = Math.min(source.kept, MAX_ROWS);
+
+  // A new source starts from its preview.
+  useEffect(() => {
+    pages.current = new Map();
+    pending.current = new Set();
+    const pre = source.preview ?? [];
+    for (let p = 0; p * PAGE_SIZE < pre.length; p++) {
+      const chunk = pre.slice(p * PAGE_SIZE, (p + 1) * PAGE_SIZE);
+      if (chunk.length === PAGE_SIZE || (p + 1) * PAGE_SIZE >= source.kept) pages.current.set(p, chunk);
+    }
+    setFailed(null);
+    setAnchor(null);
+    setFocus(null);
+    setVersion((v) => v + 1);
+  }, [source]);
+
+  const fetchPage = useCallback(
+    (p: number) => {
+      if (pages.current.has(p) || pending.current.has(p) || p * PAGE_SIZE >= source.kept) return;
+      pending.current.add(p);
+      api
+        .page(source.ref, p * PAGE_SIZE, PAGE_SIZE)
+        .then((page) => {
+          pages.current.set(p, page.rows);
+          setVersion((v) => v + 1);
+        })
+        .catch((err: unknown) => setFailed(problemOf(err).message))
+        .finally(() => pending.current.delete(p));
+    },
+    [source],
+  );
+
+  const widths = useMemo(() => source.columns.map(columnWidth), [source.columns]);
+  const gutter = Math.max(44, String(count).length * 8 + 18);
+  const template = `${gutter}px ${widths.map((w) => `${w}px`).join(' ')}`;
+  const innerWidth = gutter + widths.reduce((a, b) => a + b, 0);
+
+  const virt = useVirtualizer({
+    count,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+    initialRect: { width: 800, height: height ?? 320 },
+  });
+  const items = virt.getVirtualItems();
+  const first = items[0]?.index ?? 0;
+  const last = items[items.length - 1]?.index ?? -1;
+  useEffect(() => {
+    for (let p = Math.floor(first / PAGE_SIZE); p <= Math.floor(last / PAGE_SIZE); p++) fetchPage(p);
+  }, [first, last, fetchPage]);
+
+  const rowAt = (i: number): unknown[] | undefined =>
+    pages.current.get(Math.floor(i / PAGE_SIZE))?.[i % PAGE_SIZE] ?? source.preview?.[i];
+
+  const selected = (r: number, c: number): boolean => {
+    if (!anchor || !focus) return false;
+    return (
+      r >= Math.min(anchor.r, focus.r) &&
+      r <= Math.max(anchor.r, focus.r) &&
+      c >= Math.min(anchor.c, focus.c) &&
+      c <= Math.max(anchor.c, focus.c)
+    );
+  };
+
+  const copy = async () => {
+    if (!anchor || !focus) return;
+    const lines: string[] = [];
+    for (let r = Math.min(anchor.r, focus.r); r <= Math.max(anchor.r, focus.r); r++) {
+      const row = rowAt(r);
+      const cells: string[] = [];
+      for (let c = Math.min(anchor.c, focus.c); c <= Math.max(anchor.c, focus.c); c++) {
+        cells.push(row ? cellText(row[c]) : '');
+      }
+      lines.push(cells.join('\t'));
+    }
+    const n = lines.length * (Math.abs(anchor.c - focus.c) + 1);
+    try {
+      await navigator.clipboard.writeText(lines.join('\n'));
+      notify('info', n === 1 ? 'Copied the cell' : `Copied ${n} cells`);
+    } catch (err) {
+      notify('error', 'Could not copy to the clipboard', problemOf(err).message);
+    }
+  };
+
+  const onKey = (e: KeyboardEvent) => {
+    if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'c') {
+      e.preventDefault();
+      void copy();
+      return;
+    }
+    if (!focus) return;
+    const moves: Record<string, [number, number]> = {
+      ArrowUp: [-1, 0],
+      ArrowDown: [1, 0],
+      ArrowLeft: [0, -1],
+      ArrowRight: [0, 1],
+    };
+    const m = moves[e.key];
+    if (!m) return;
+    e.preventDefault();
+    const next = {
+      r: Math.min(count - 1, Math.max(0, focus.r + m[0])),
+      c: Math.min(source.columns.length - 1, Math.max(0, focus.c + m[1])),
+    };
+    setFocus(next);
+    if (!e.shiftKey) setAnchor(next);
+    virt.scrollToIndex(next.r);
+  };
+
+  const exportCSV = async () => {
+    try {
+      const path = await api.exportCSV(source.ref);
+      if (path) notify('info', `Saved ${path}`);
+    } catch (err) {
+      const p = problemOf(err);
+      notify('error', `Could not export: ${p.message}`, p.hint);
+    }
+  };
+
+  const bodyHeight = height ?? Math.min(320, Math.max(count, 1) * ROW_HEIGHT + 2);
+  return (
+    <div className={fill ? 'grid grid--fill' : 'grid'}>
+      <div className="grid__bar">
+        <span className="grid__count" data-testid="grid-count">
+          {rowsText(source.total)}
+          {source.kept < source.total && ` · first ${formatCount(source.kept)} kept`}
+          {source.elapsedMs !== undefined && ` · ${Math.round(source.elapsedMs)} ms`}
+        </span>
+        <span className="grid__tools">
+          {tools}
+          <button type="button" className="chip" disabled={!anchor} onClick={() => void copy()} title="Copy the selected cells (Ctrl+C)">
+            <Icon name="copy" size={13} /> Copy
+          </button>
+          <button type="button" className="chip" onClick={() => void exportCSV()}>
+            <Icon name="download" size={13} /> Export CSV
+          </button>
+        </span>
+      </div>
+      <div
+        ref={scroller}
+        className="grid__scroll"
+        style={fill ? undefined : { height: bodyHeight + ROW_HEIGHT }}
+        tabIndex={0}
+        role="grid"
+        aria-rowcount={count + 1}
+        aria-colcount={source.columns.length}
+        onKeyDown={onKey}
+        data-testid="grid"
+      >
+        <div style={{ width: innerWidth, minWidth: '100%' }}>
+          <div className="grid__head" role="row" style={{ gridTemplateColumns: template }}>
+            <span className="grid__gutter" />
+            {source.columns.map((c) => (
+              <span key={c.name} className="grid__th" role="columnheader" title={`${c.name} · ${c.type}`}>
+                <span className="grid__th-name">{c.name}</span>
+                <span className="grid__th-type">{shortType(c.type)}</span>
+              </span>
+            ))}
+          </div>
+          <div style={{ height: virt.getTotalSize(), position: 'relative' }}>
+            {items.map((it) => {
+              const row = rowAt(it.index);
+              return (
+                <div
+                  key={it.key}
+                  role="row"
+                  className={it.index % 2 ? 'grid__row grid__row--odd' : 'grid__row'}
+                  style={{ gridTemplateColumns: template, transform: `translateY(${it.start}px)`, height: ROW_HEIGHT }}
+                >
+                  <span className="grid__gutter">{it.index + 1}</span>
+                  {source.columns.map((col, c) => {
+                    const v = row?.[c];
+                    return (
+                      <span
+                        key={col.name}
+                        role="gridcell"
+                        className={cellClass(row === undefined, v, col.type, selected(it.index, c))}
+                        onMouseDown={(e) => {
+                          const cell = { r: it.index, c };
+                          if (e.shiftKey && anchor) setFocus(cell);
+                          else {
+                            setAnchor(cell);
+                            setFocus(cell);
+                          }
+                        }}
+                        title={row && typeof v === 'string' && v.length > 30 ? v : undefined}
+                      >
+                        {row === undefined ? '' : cellText(v)}
+                      </span>
+                    );
+                  })}
+                </div>
+              );
+            })}
+          </div>
+        </div>
+      </div>
+      {source.kept > MAX_ROWS && (
+        <div className="grid__note">
+          Showing the first {formatCount(MAX_ROWS)} rows; narrow the query or export CSV for the rest.
+        </div>
+      )}
+      {failed && <div className="grid__note grid__note--error">Could not fetch rows: {failed}</div>}
+    </div>
+  );
+}
+
+const numeric = /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|UHUGEINT|FLOAT|DOUBLE|REAL|DECIMAL)/i;
+
+/** isNumericType says whether a DuckDB type holds numbers. */
+export function isNumericType(t: string): boolean {
+  return numeric.test(t);
+}
+
+/** isTimeType says whether a DuckDB type holds dates or times. */
+export function isTimeType(t: string): boolean {
+  return /^(DATE|TIME|TIMESTAMP)/i.test(t);
+}
+
+function columnWidth(c: { name: string; type: string }): number {
+  const byName = c.name.length * 8 + 40;
+  const byType = isNumericType(c.type) ? 110 : isTimeType(c.type) ? 170 : 180;
+  return Math.min(320, Math.max(90, byName, byType));
+}
+
+function shortType(t: string): string {
+  return t.replace(/\(.*\)/, '').replace('TIMESTAMP WITH TIME ZONE', 'TIMESTAMPTZ').toLowerCase();
+}
+
+function cellClass(loading: boolean, v: unknown, type: string, sel: boolean): string {
+  let cls = 'grid__td';
+  if (loading) cls += ' grid__td--loading';
+  else if (v === null || v === undefined) cls += ' grid__td--null';
+  else if (isNumericType(type)) cls += ' grid__td--num';
+  if (sel) cls += ' grid__td--sel';
+  return cls;
+}

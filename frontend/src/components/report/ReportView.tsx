@@ -1,0 +1,104 @@
+import type { ComponentProps } from 'react';
+import * as api from '../../api';
+import type { Report } from '../../api';
+import { useActions } from '../../state/actions';
+import { problemOf } from '../../state/problem';
+import { useStore } from '../../state/store';
+import { ErrorNote } from '../common/ErrorNote';
+import { Icon } from '../common/Icon';
+import { Markdown } from '../common/Markdown';
+
+/** The report of one run: streamed while written, then rendered with its charts. */
+export function ReportView({ chatId, runId }: { chatId: string; runId: string }) {
+  const a = useActions();
+  const state = useStore((s) => s.reports[runId]);
+  const report = state?.report;
+
+  const exportAs = async (format: 'folder' | 'html') => {
+    try {
+      const path = await api.exportReport(runId, format);
+      if (path) a.notify('info', `Saved the report to ${path}`);
+    } catch (err) {
+      const p = problemOf(err);
+      a.notify('error', `Could not export the report: ${p.message}`, p.hint);
+    }
+  };
+  const copy = async () => {
+    if (!report) return;
+    try {
+      await navigator.clipboard.writeText(report.markdown);
+      a.notify('info', 'Copied the report as markdown');
+    } catch (err) {
+      a.notify('error', 'Could not copy to the clipboard', problemOf(err).message);
+    }
+  };
+
+  return (
+    <div className="report-view">
+      <header className="view-head">
+        <button type="button" className="button button--ghost button--small" onClick={() => void a.openChat(chatId)}>
+          ← Conversation
+        </button>
+        <h1 className="view-head__title">{report?.title ?? 'Report'}</h1>
+        <span className="view-head__spacer" />
+        {state?.writing && (
+          <span className="view-head__sub">
+            <span className="spinner spinner--small" /> Writing…
+          </span>
+        )}
+        <button type="button" className="button" disabled={!report} onClick={() => void copy()}>
+          <Icon name="copy" size={14} /> Copy
+        </button>
+        <button type="button" className="button" disabled={!report} onClick={() => void exportAs('html')}>
+          <Icon name="download" size={14} /> Export HTML
+        </button>
+        <button type="button" className="button button--primary" disabled={!report} onClick={() => void exportAs('folder')}>
+          <Icon name="folder" size={14} /> Export folder
+        </button>
+      </header>
+      <div className="report-view__scroll">
+        <article className="report" data-testid="report">
+          {state?.error && (
+            <ErrorNote title="The report could not be written" problem={state.error} />
+          )}
+          {report ? (
+            <Markdown text={report.markdown} components={{ img: chartImage(report) }} />
+          ) : (
+            <Markdown text={placeholders(state?.text ?? '')} />
+          )}
+          {state?.error && (
+            <button type="button" className="button" onClick={() => void a.openReport(chatId, runId, true)}>
+              <Icon name="refresh" size={14} /> Try again
+            </button>
+          )}
+          {!state && <div className="report__empty">No report for this answer yet.</div>}
+        </article>
+      </div>
+    </div>
+  );
+}
+
+/** While streaming, chart and table placeholders read as what they will be. */
+function placeholders(text: string): string {
+  return text.replace(/\{\{(chart|table):([\w-]+)\}\}/g, (_m, kind: string, ref: string) => `*(${kind} ${ref})*`);
+}
+
+/** An img renderer drawing charts/REF.svg from the report's own SVGs. */
+function chartImage(report: Report) {
+  return function ReportImage(props: ComponentProps<'img'>) {
+    const { node: _node, src, alt, ...rest } = props as ComponentProps<'img'> & { node?: unknown };
+    const m = typeof src === 'string' ? /(?:^|\/)charts\/([\w-]+)\.svg$/.exec(src) : null;
+    const chart = m ? report.charts.find((c) => c.ref === m[1]) : undefined;
+    if (chart) {
+      return (
+        <img
+          {...rest}
+          className="report__chart"
+          alt={alt ?? chart.ref}
+          src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(chart.svg)}`}
+        />
+      );
+    }
+    return <img {...rest} src={src} alt={alt} />;
+  };
+}

@@ -1,0 +1,298 @@
+import { useEffect, useState } from 'react';
+import * as api from '../../api';
+import type { ModelInfo, Settings } from '../../api';
+import { formatBytes } from '../../format';
+import { useActions } from '../../state/actions';
+import { problemOf, type Problem } from '../../state/problem';
+import { useStore } from '../../state/store';
+import { ErrorNote } from '../common/ErrorNote';
+import { Icon } from '../common/Icon';
+
+interface Pull {
+  name: string;
+  status: string;
+  completed: number;
+  total: number;
+  error?: Problem;
+}
+
+/**
+ * Settings: the model provider (Ollama with its installed models and
+ * pulling; or an OpenAI-compatible service with a key kept in the OS
+ * keychain), the agent's limits, and the theme.
+ */
+export function SettingsView() {
+  const a = useActions();
+  const saved = useStore((s) => s.settings);
+  const status = useStore((s) => s.status);
+  const [form, setForm] = useState<Settings | null>(saved);
+  const [apiKey, setApiKey] = useState('');
+  const [models, setModels] = useState<ModelInfo[] | null>(null);
+  const [modelsError, setModelsError] = useState<Problem | null>(null);
+  const [pullName, setPullName] = useState('');
+  const [pull, setPull] = useState<Pull | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [saveError, setSaveError] = useState<Problem | null>(null);
+
+  useEffect(() => {
+    if (form === null && saved !== null) setForm(saved);
+  }, [saved, form]);
+
+  const loadModels = async () => {
+    try {
+      setModels(await api.listModels());
+      setModelsError(null);
+    } catch (err) {
+      setModels([]);
+      setModelsError(problemOf(err));
+    }
+  };
+  useEffect(() => {
+    void loadModels();
+  }, []);
+
+  useEffect(
+    () =>
+      api.onEvent('model:pull', (p: Pull) => {
+        setPull((cur) => (cur && cur.name === p.name ? { ...cur, ...p } : cur));
+      }),
+    [],
+  );
+
+  if (form === null) {
+    return (
+      <div className="settings">
+        <header className="view-head">
+          <h1 className="view-head__title">Settings</h1>
+        </header>
+        <div className="settings__scroll">Loading…</div>
+      </div>
+    );
+  }
+
+  const set = <K extends keyof Settings>(k: K, v: Settings[K]) => setForm({ ...form, [k]: v });
+  const dirty = JSON.stringify(form) !== JSON.stringify(saved) || apiKey !== '';
+
+  const save = async () => {
+    setSaving(true);
+    setSaveError(null);
+    try {
+      await api.saveSettings(apiKey === '' ? form : { ...form, apiKey });
+      setApiKey('');
+      await a.refreshSettings();
+      setForm(a.store.get().settings);
+      a.notify('info', 'Settings saved');
+      void a.refreshStatus();
+      void loadModels();
+    } catch (err) {
+      setSaveError(problemOf(err));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const startPull = async () => {
+    const name = pullName.trim();
+    if (name === '') return;
+    setPull({ name, status: 'starting', completed: 0, total: 0 });
+    try {
+      await api.pullModel(name);
+      setPull(null);
+      setPullName('');
+      a.notify('info', `Pulled ${name}`);
+      await loadModels();
+      set('model', name);
+    } catch (err) {
+      setPull({ name, status: 'failed', completed: 0, total: 0, error: problemOf(err) });
+    }
+  };
+
+  const selected = models?.find((m) => m.name === form.model);
+  return (
+    <div className="settings">
+      <header className="view-head">
+        <h1 className="view-head__title">Settings</h1>
+        <span className="view-head__spacer" />
+        <button type="button" className="button button--ghost" disabled={!dirty || saving} onClick={() => { setForm(saved); setApiKey(''); }}>
+          Revert
+        </button>
+        <button type="button" className="button button--primary" disabled={!dirty || saving} onClick={() => void save()}>
+          {saving ? 'Saving…' : 'Save'}
+        </button>
+      </header>
+      <div className="settings__scroll">
+        <div className="settings__column">
+          {saveError && <ErrorNote title="The settings were not saved" problem={saveError} />}
+
+          <section className="card">
+            <h2 className="card__title">Model</h2>
+            {status?.model && (
+              <div className={status.model.ok ? 'check check--ok' : 'check check--bad'}>
+                <span className="dot" /> {status.model.message}
+                {!status.model.ok && status.model.hint && <div className="check__hint">{status.model.hint}</div>}
+              </div>
+            )}
+            <div className="segmented" role="radiogroup" aria-label="Provider">
+              <label className={form.provider === 'ollama' ? 'segmented__item segmented__item--on' : 'segmented__item'}>
+                <input type="radio" name="provider" checked={form.provider === 'ollama'} onChange={() => set('provider', 'ollama')} />
+                Ollama (local)
+              </label>
+              <label className={form.provider === 'openai' ? 'segmented__item segmented__item--on' : 'segmented__item'}>
+                <input type="radio" name="provider" checked={form.provider === 'openai'} onChange={() => set('provider', 'openai')} />
+                OpenAI-compatible
+              </label>
+            </div>
+
+            {form.provider === 'ollama' ? (
+              <>
+                <label className="field">
+                  <span className="field__label">Ollama URL</span>
+                  <input value={form.ollamaURL} onChange={(e) => set('ollamaURL', e.target.value)} placeholder="http://127.0.0.1:11434" />
+                </label>
+                <div className="field">
+                  <span className="field__label">
+                    Model
+                    <button type="button" className="link field__aside" onClick={() => void loadModels()}>
+                      <Icon name="refresh" size={12} /> Refresh
+                    </button>
+                  </span>
+                  {modelsError && <ErrorNote title="Could not list the installed models" problem={modelsError} />}
+                  {models && models.length === 0 && !modelsError && (
+                    <div className="field__note">No models installed. Pull one below, e.g. qwen3:8b.</div>
+                  )}
+                  {models && models.length > 0 && (
+                    <div className="models" role="radiogroup" aria-label="Installed models">
+                      {models.map((m) => (
+                        <label key={m.name} className={m.name === form.model ? 'model model--on' : 'model'}>
+                          <input type="radio" name="model" checked={m.name === form.model} onChange={() => set('model', m.name)} />
+                          <span className="model__name">{m.name}</span>
+                          {m.recommended && <span className="tag tag--accent">recommended</span>}
+                          {m.toolsKnown ? (
+                            m.tools ? (
+                              <span className="tag tag--ok">tools</span>
+                            ) : (
+                              <span className="tag tag--bad">no tools</span>
+                            )
+                          ) : (
+                            <span className="tag">tools unknown</span>
+                          )}
+                          <span className="model__meta">
+                            {m.contextLength > 0 && `${Math.round(m.contextLength / 1024)}K context`}
+                            {m.size > 0 && ` · ${formatBytes(m.size)}`}
+                          </span>
+                          {m.warning && <span className="model__warning">{m.warning}</span>}
+                        </label>
+                      ))}
+                    </div>
+                  )}
+                  {selected && selected.toolsKnown && !selected.tools && (
+                    <div className="field__note field__note--warn">
+                      {selected.name} cannot call tools, so it cannot explore data. Pick a model marked “tools”.
+                    </div>
+                  )}
+                </div>
+                <div className="field">
+                  <span className="field__label">Pull a model</span>
+                  <div className="field__row">
+                    <input
+                      value={pullName}
+                      onChange={(e) => setPullName(e.target.value)}
+                      placeholder="qwen3:8b"
+                      aria-label="Model to pull"
+                      disabled={pull !== null && !pull.error}
+                    />
+                    <button type="button" className="button" onClick={() => void startPull()} disabled={pullName.trim() === '' || (pull !== null && !pull.error)}>
+                      <Icon name="download" size={14} /> Pull
+                    </button>
+                  </div>
+                  {pull && !pull.error && (
+                    <div className="pull">
+                      <div className="pull__line">
+                        {pull.name}: {pull.status}
+                        {pull.total > 0 && ` · ${formatBytes(pull.completed)} of ${formatBytes(pull.total)}`}
+                      </div>
+                      <div className={pull.total > 0 ? 'progress' : 'progress progress--indeterminate'} role="progressbar" aria-label={`Pulling ${pull.name}`}>
+                        <span style={pull.total > 0 ? { width: `${(100 * pull.completed) / pull.total}%` } : undefined} />
+                      </div>
+                    </div>
+                  )}
+                  {pull?.error && <ErrorNote title={`Could not pull ${pull.name}`} problem={pull.error} onDismiss={() => setPull(null)} />}
+                </div>
+              </>
+            ) : (
+              <>
+                <label className="field">
+                  <span className="field__label">Base URL</span>
+                  <input value={form.openaiBaseURL} onChange={(e) => set('openaiBaseURL', e.target.value)} placeholder="https://api.openai.com/v1" />
+                </label>
+                <label className="field">
+                  <span className="field__label">API key</span>
+                  <input
+                    type="password"
+                    autoComplete="off"
+                    value={apiKey}
+                    onChange={(e) => setApiKey(e.target.value)}
+                    placeholder={form.hasAPIKey ? '•••••••• saved in the OS keychain — type to replace' : 'sk-…'}
+                  />
+                  <span className="field__note">Kept in the OS keychain; Loupe never shows it again.</span>
+                </label>
+                <label className="field">
+                  <span className="field__label">Model</span>
+                  <input value={form.model} onChange={(e) => set('model', e.target.value)} placeholder="gpt-4.1-mini" />
+                </label>
+              </>
+            )}
+          </section>
+
+          <section className="card">
+            <h2 className="card__title">Limits</h2>
+            <div className="field__row">
+              <label className="field">
+                <span className="field__label">Steps per question</span>
+                <input
+                  type="number"
+                  min={1}
+                  max={100}
+                  value={form.maxSteps}
+                  onChange={(e) => set('maxSteps', Number(e.target.value))}
+                />
+              </label>
+              <label className="field">
+                <span className="field__label">Time per question (seconds)</span>
+                <input
+                  type="number"
+                  min={10}
+                  max={3600}
+                  value={form.timeoutSeconds}
+                  onChange={(e) => set('timeoutSeconds', Number(e.target.value))}
+                />
+              </label>
+            </div>
+          </section>
+
+          <section className="card">
+            <h2 className="card__title">Appearance</h2>
+            <div className="segmented" role="radiogroup" aria-label="Theme">
+              {(['system', 'light', 'dark'] as const).map((t) => (
+                <label key={t} className={form.theme === t ? 'segmented__item segmented__item--on' : 'segmented__item'}>
+                  <input type="radio" name="theme" checked={form.theme === t} onChange={() => set('theme', t)} />
+                  {t === 'system' ? 'Follow the system' : t === 'light' ? 'Light' : 'Dark'}
+                </label>
+              ))}
+            </div>
+          </section>
+
+          {status?.docker && (
+            <section className="card">
+              <h2 className="card__title">Python sandbox</h2>
+              <div className={status.docker.ok ? 'check check--ok' : 'check check--bad'}>
+                <span className="dot" /> {status.docker.message}
+                {!status.docker.ok && status.docker.hint && <div className="check__hint">{status.docker.hint}</div>}
+              </div>
+            </section>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,84 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { dataset, fake, resetFake } from '../../test/fakeApi';
+import { renderWithStore } from '../../test/render';
+import { createStore, initialState } from '../../state/store';
+import { groupChats, Sidebar } from './Sidebar';
+
+vi.mock('../../api', async () => (await import('../../test/fakeApi')).apiModule());
+
+beforeEach(() => resetFake());
+
+const now = new Date(2026, 5, 15, 12, 0);
+const at = (daysAgo: number, from = now) => new Date(from.getTime() - daysAgo * 86_400_000).toISOString();
+const chat = (id: string, name: string, daysAgo: number, from = now) => ({
+  id,
+  name,
+  created: at(daysAgo, from),
+  updated: at(daysAgo, from),
+});
+
+describe('groupChats', () => {
+  it('groups by Today, Yesterday, Last 7 days and Older, newest first, and filters by name', () => {
+    const chats = [chat('a', 'Revenue by region', 0), chat('b', 'Churn', 1), chat('c', 'Refunds', 3), chat('d', 'Old one', 30), chat('e', 'Revenue trend', 0.1)];
+    const groups = groupChats(chats, '', now);
+    expect(groups.map(([g, l]) => [g, l.map((c) => c.id)])).toEqual([
+      ['Today', ['a', 'e']],
+      ['Yesterday', ['b']],
+      ['Last 7 days', ['c']],
+      ['Older', ['d']],
+    ]);
+    expect(groupChats(chats, 'revenue', now).flatMap(([, l]) => l.map((c) => c.id))).toEqual(['a', 'e']);
+  });
+});
+
+describe('Sidebar', () => {
+  it('lists datasets with rows and source, and renames, previews, profiles and removes them from the menu', async () => {
+    const orders = dataset('orders', { rows: 1_234_567, part: 'Sheet1' });
+    fake.listDatasets.mockResolvedValue([orders]);
+    const s = createStore({ ...initialState(), datasets: [orders] });
+    renderWithStore(<Sidebar />, s);
+    const item = screen.getByTestId('dataset');
+    expect(item).toHaveTextContent('1.2M rows · orders.csv · Sheet1');
+
+    fireEvent.click(within(item).getByRole('button', { name: 'Actions for orders' }));
+    fireEvent.click(screen.getByRole('menuitem', { name: 'Profile' }));
+    expect(s.get().view).toEqual({ kind: 'dataset', name: 'orders', mode: 'profile' });
+
+    fireEvent.click(within(item).getByRole('button', { name: 'Actions for orders' }));
+    fireEvent.click(screen.getByRole('menuitem', { name: 'Rename' }));
+    const field = screen.getByRole('textbox', { name: 'Dataset name' });
+    fireEvent.change(field, { target: { value: 'orders_2024' } });
+    fireEvent.keyDown(field, { key: 'Enter' });
+    await waitFor(() => expect(fake.renameDataset).toHaveBeenCalledWith('orders', 'orders_2024'));
+
+    fireEvent.click(within(item).getByRole('button', { name: 'Actions for orders' }));
+    fireEvent.click(screen.getByRole('menuitem', { name: 'Remove' }));
+    expect(fake.removeDataset).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByRole('menuitem', { name: 'Click to remove' }));
+    await waitFor(() => expect(fake.removeDataset).toHaveBeenCalledWith('orders'));
+  });
+
+  it('searches, opens, renames and deletes conversations', async () => {
+    const today = new Date();
+    today.setHours(12);
+    const chats = [chat('a', 'Revenue by region', 0, today), chat('b', 'Churn', 9, today)];
+    fake.getChat.mockResolvedValue({ ...chats[1], turns: [] });
+    fake.listChats.mockResolvedValue(chats.slice(0, 1));
+    const s = createStore({ ...initialState(), datasets: [], chats });
+    renderWithStore(<Sidebar />, s);
+    expect(screen.getByText('Today')).toBeInTheDocument();
+    expect(screen.getByText('Older')).toBeInTheDocument();
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search conversations' }), { target: { value: 'churn' } });
+    expect(screen.queryByText('Revenue by region')).toBeNull();
+    fireEvent.click(screen.getByText('Churn'));
+    await waitFor(() => expect(fake.getChat).toHaveBeenCalledWith('b'));
+    expect(s.get().chatId).toBe('b');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Actions for Churn' }));
+    fireEvent.click(screen.getByRole('menuitem', { name: 'Delete' }));
+    fireEvent.click(screen.getByRole('menuitem', { name: 'Click to delete' }));
+    await waitFor(() => expect(fake.deleteChat).toHaveBeenCalledWith('b'));
+    expect(s.get().chatId).toBeNull();
+  });
+});

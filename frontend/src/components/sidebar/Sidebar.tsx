@@ -1,0 +1,249 @@
+import { useMemo, useState } from 'react';
+import type { ChatSummary, Dataset } from '../../api';
+import { basename, DATE_GROUPS, dateGroup, rows } from '../../format';
+import { useActions } from '../../state/actions';
+import { useStore } from '../../state/store';
+import { Icon } from '../common/Icon';
+import { InlineEdit } from '../common/InlineEdit';
+import { Menu } from '../common/Menu';
+import { LoupeMark } from '../LoupeMark';
+
+/** The left sidebar: datasets, conversations, and the way to the console and settings. */
+export function Sidebar() {
+  const a = useActions();
+  const view = useStore((s) => s.view);
+  return (
+    <nav className="sidebar" aria-label="Sidebar">
+      <div className="sidebar__brand">
+        <LoupeMark size={26} />
+        <span className="sidebar__name">Loupe</span>
+        <button
+          type="button"
+          className="icon-button"
+          aria-label="New conversation"
+          title="New conversation"
+          onClick={() => void a.openChat(null)}
+        >
+          <Icon name="plus" />
+        </button>
+      </div>
+      <div className="sidebar__scroll">
+        <Datasets />
+        <Chats />
+      </div>
+      <div className="sidebar__foot">
+        <button
+          type="button"
+          className={view.kind === 'console' ? 'nav nav--active' : 'nav'}
+          onClick={() => a.openConsole()}
+        >
+          <Icon name="terminal" /> SQL console
+        </button>
+        <button
+          type="button"
+          className={view.kind === 'settings' ? 'nav nav--active' : 'nav'}
+          onClick={() => a.show({ kind: 'settings' })}
+        >
+          <Icon name="settings" /> Settings
+        </button>
+      </div>
+    </nav>
+  );
+}
+
+function Datasets() {
+  const a = useActions();
+  const datasets = useStore((s) => s.datasets);
+  const view = useStore((s) => s.view);
+  const [editing, setEditing] = useState<string | null>(null);
+  return (
+    <section className="side-section" aria-label="Datasets">
+      <div className="side-section__head">
+        <span>Datasets</span>
+        <button type="button" className="icon-button" aria-label="Open files" title="Open files (Ctrl+O)" onClick={() => void a.chooseAndOpen()}>
+          <Icon name="plus" />
+        </button>
+      </div>
+      {datasets !== null && datasets.length === 0 && (
+        <div className="side-empty">
+          No data yet.{' '}
+          <button type="button" className="link" onClick={() => void a.chooseAndOpen()}>
+            Open files
+          </button>{' '}
+          or drop them here.
+        </div>
+      )}
+      <ul className="side-list">
+        {(datasets ?? []).map((d) => (
+          <li key={d.name}>
+            <DatasetItem
+              d={d}
+              active={view.kind === 'dataset' && view.name === d.name}
+              editing={editing === d.name}
+              onEdit={(on) => setEditing(on ? d.name : null)}
+            />
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function DatasetItem({
+  d,
+  active,
+  editing,
+  onEdit,
+}: {
+  d: Dataset;
+  active: boolean;
+  editing: boolean;
+  onEdit: (on: boolean) => void;
+}) {
+  const a = useActions();
+  const source = d.part ? `${basename(d.source)} · ${d.part}` : basename(d.source);
+  return (
+    <div
+      className={active ? 'side-item side-item--active' : 'side-item'}
+      data-testid="dataset"
+      role="button"
+      tabIndex={0}
+      onClick={() => !editing && a.show({ kind: 'dataset', name: d.name, mode: 'preview' })}
+      onKeyDown={(e) => e.key === 'Enter' && !editing && a.show({ kind: 'dataset', name: d.name, mode: 'preview' })}
+      title={d.source}
+    >
+      <Icon name="table" className="side-item__icon" />
+      <div className="side-item__main">
+        {editing ? (
+          <InlineEdit
+            value={d.name}
+            label="Dataset name"
+            onCancel={() => onEdit(false)}
+            onCommit={(v) => {
+              onEdit(false);
+              void a.renameDataset(d.name, v);
+            }}
+          />
+        ) : (
+          <span className="side-item__name">{d.name}</span>
+        )}
+        <span className="side-item__sub">
+          {rows(d.rows, true)} · {source}
+          {d.warnings.length > 0 && (
+            <span className="side-item__warn" title={d.warnings.join('\n')}>
+              {' '}
+              · {d.warnings.length} {d.warnings.length === 1 ? 'warning' : 'warnings'}
+            </span>
+          )}
+        </span>
+      </div>
+      <Menu
+        label={`Actions for ${d.name}`}
+        items={[
+          { label: 'Preview', onSelect: () => a.show({ kind: 'dataset', name: d.name, mode: 'preview' }) },
+          { label: 'Profile', onSelect: () => a.show({ kind: 'dataset', name: d.name, mode: 'profile' }) },
+          { label: 'Query in console', onSelect: () => a.openConsole(`SELECT *\nFROM ${quoteIdent(d.name)}\nLIMIT 100`) },
+          { label: 'Rename', onSelect: () => onEdit(true) },
+          { label: 'Refresh', onSelect: () => void a.refreshDataset(d.name) },
+          { label: 'Remove', danger: true, confirm: 'Click to remove', onSelect: () => void a.removeDataset(d.name) },
+        ]}
+      />
+    </div>
+  );
+}
+
+/** A table name as DuckDB SQL, quoted only when it must be. */
+export function quoteIdent(name: string): string {
+  return /^[a-z_][a-z0-9_]*$/.test(name) ? name : `"${name.replace(/"/g, '""')}"`;
+}
+
+function Chats() {
+  const a = useActions();
+  const chats = useStore((s) => s.chats);
+  const chatId = useStore((s) => s.chatId);
+  const view = useStore((s) => s.view);
+  const running = useStore((s) => s.running);
+  const [query, setQuery] = useState('');
+  const [editing, setEditing] = useState<string | null>(null);
+  const groups = useMemo(() => groupChats(chats, query), [chats, query]);
+  return (
+    <section className="side-section" aria-label="Conversations">
+      <div className="side-section__head">
+        <span>Conversations</span>
+      </div>
+      {chats.length > 0 && (
+        <label className="side-search">
+          <Icon name="search" size={14} />
+          <input
+            type="search"
+            placeholder="Search conversations"
+            aria-label="Search conversations"
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+          />
+        </label>
+      )}
+      {chats.length === 0 && <div className="side-empty">Your questions and answers will be kept here.</div>}
+      {chats.length > 0 && groups.length === 0 && <div className="side-empty">No conversation matches “{query}”.</div>}
+      {groups.map(([group, list]) => (
+        <div key={group} className="side-group">
+          <div className="side-group__title">{group}</div>
+          <ul className="side-list">
+            {list.map((c) => (
+              <li key={c.id}>
+                <div
+                  className={c.id === chatId && view.kind === 'chat' ? 'side-item side-item--active' : 'side-item'}
+                  data-testid="chat"
+                  role="button"
+                  tabIndex={0}
+                  onClick={() => editing !== c.id && void a.openChat(c.id)}
+                  onKeyDown={(e) => e.key === 'Enter' && editing !== c.id && void a.openChat(c.id)}
+                >
+                  <Icon name="chat" className="side-item__icon" />
+                  <div className="side-item__main">
+                    {editing === c.id ? (
+                      <InlineEdit
+                        value={c.name}
+                        label="Conversation name"
+                        onCancel={() => setEditing(null)}
+                        onCommit={(v) => {
+                          setEditing(null);
+                          void a.renameChat(c.id, v);
+                        }}
+                      />
+                    ) : (
+                      <span className="side-item__name">{c.name || 'New conversation'}</span>
+                    )}
+                  </div>
+                  {running[c.id] && <span className="spinner spinner--small" aria-label="running" />}
+                  <Menu
+                    label={`Actions for ${c.name || 'conversation'}`}
+                    items={[
+                      { label: 'Rename', onSelect: () => setEditing(c.id) },
+                      { label: 'Delete', danger: true, confirm: 'Click to delete', onSelect: () => void a.deleteChat(c.id) },
+                    ]}
+                  />
+                </div>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ))}
+    </section>
+  );
+}
+
+/** groupChats filters chats by query and groups them by date, newest first. */
+export function groupChats(chats: readonly ChatSummary[], query: string, now = new Date()): [string, ChatSummary[]][] {
+  const q = query.trim().toLowerCase();
+  const sorted = chats
+    .filter((c) => q === '' || (c.name || '').toLowerCase().includes(q))
+    .slice()
+    .sort((x, y) => new Date(y.updated).getTime() - new Date(x.updated).getTime());
+  const out: [string, ChatSummary[]][] = [];
+  for (const g of DATE_GROUPS) {
+    const list = sorted.filter((c) => dateGroup(c.updated || c.created, now) === g);
+    if (list.length > 0) out.push([g, list]);
+  }
+  return out;
+}

@@ -1,0 +1,144 @@
+// A small external store: the app's shared state in one object, read by
+// components through selectors (useStore) and changed only by the actions in
+// ./actions.ts. One store per mounted app, so tests start from a clean one.
+import { createContext, useContext, useSyncExternalStore } from 'react';
+import type {
+  AgentEvent,
+  ChatSummary,
+  Dataset,
+  LoadProgress,
+  QueryResult,
+  Report,
+  Settings,
+  Status,
+} from '../api';
+import type { Problem } from './problem';
+
+/** What the main area shows. */
+export type View =
+  | { kind: 'chat' }
+  | { kind: 'console'; sql?: string; nonce: number }
+  | { kind: 'report'; chatId: string; runId: string }
+  | { kind: 'settings' }
+  | { kind: 'dataset'; name: string; mode: 'preview' | 'profile' };
+
+/** One question and the run answering it. */
+export interface TurnRef {
+  question: string;
+  runId: string;
+}
+
+/** A report being written or written. */
+export interface ReportState {
+  text: string;
+  writing: boolean;
+  report?: Report;
+  error?: Problem;
+}
+
+/** A message for the user that is not tied to one place on screen. */
+export interface Notice {
+  id: number;
+  kind: 'error' | 'info';
+  message: string;
+  hint?: string;
+}
+
+/** A file that failed to load, shown where the loads are shown. */
+export interface LoadFailure {
+  file: string;
+  error: Problem;
+}
+
+export interface AppState {
+  view: View;
+  /** The conversation the chat view shows; null for a new one not yet created. */
+  chatId: string | null;
+  datasets: Dataset[] | null;
+  chats: ChatSummary[];
+  turns: Record<string, TurnRef[]>;
+  events: Record<string, AgentEvent[]>;
+  /** The run in progress per chat. */
+  running: Record<string, string>;
+  /** Errors of asks that never started a run, per chat ("" for a new chat). */
+  askErrors: Record<string, Problem>;
+  loads: Record<string, LoadProgress>;
+  loadFailures: LoadFailure[];
+  /** Paths asked for through the path dialog (web mode has no native one). */
+  pathDialog: boolean;
+  status: Status | null;
+  settings: Settings | null;
+  reports: Record<string, ReportState>;
+  notices: Notice[];
+  /** Bumped to ask the question box to take focus. */
+  focusComposer: number;
+  /** The SQL console's text, result and error; kept while other views show. */
+  consoleText: string;
+  consoleResult: QueryResult | null;
+  consoleError: Problem | null;
+  /** Text put into the question box from elsewhere (example questions). */
+  draft: { text: string; nonce: number } | null;
+}
+
+export function initialState(): AppState {
+  return {
+    view: { kind: 'chat' },
+    chatId: null,
+    datasets: null,
+    chats: [],
+    turns: {},
+    events: {},
+    running: {},
+    askErrors: {},
+    loads: {},
+    loadFailures: [],
+    pathDialog: false,
+    status: null,
+    settings: null,
+    reports: {},
+    notices: [],
+    focusComposer: 0,
+    draft: null,
+    consoleText: '',
+    consoleResult: null,
+    consoleError: null,
+  };
+}
+
+export interface Store {
+  get(): AppState;
+  set(change: Partial<AppState> | ((s: AppState) => Partial<AppState>)): void;
+  subscribe(listener: () => void): () => void;
+}
+
+export function createStore(init: AppState = initialState()): Store {
+  let state = init;
+  const listeners = new Set<() => void>();
+  return {
+    get: () => state,
+    set(change) {
+      const patch = typeof change === 'function' ? change(state) : change;
+      state = { ...state, ...patch };
+      for (const l of listeners) l();
+    },
+    subscribe(l) {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+  };
+}
+
+export const StoreContext = createContext<Store | null>(null);
+
+/** The store of the app this component is mounted in. */
+export function useStoreApi(): Store {
+  const s = useContext(StoreContext);
+  if (s === null) throw new Error('useStoreApi outside <StoreContext.Provider>');
+  return s;
+}
+
+/** The part of the state sel picks; re-renders when it changes (by identity). */
+export function useStore<T>(sel: (s: AppState) => T): T {
+  const store = useStoreApi();
+  return useSyncExternalStore(store.subscribe, () => sel(store.get()));
+}
