@@ -96,3 +96,27 @@ func TestReadOnlyTransaction(t *testing.T) {
 		t.Fatalf("track 1: %v %v", res, err)
 	}
 }
+
+// TestValues checks how MariaDB's types reach the result.
+func TestValues(t *testing.T) {
+	env := server(t)
+	p, pw := roProfile(t, env)
+	s, err := Open(context.Background(), p, pw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	res, err := s.Query(context.Background(), `SELECT CAST(1.5 AS DECIMAL(5,2)) AS n, CAST('2024-01-02' AS DATE) AS d,
+  CAST('2024-01-02 03:04:05' AS DATETIME) AS ts, 18446744073709551615 AS big, CAST(b'101' AS UNSIGNED) AS bits, 'x' AS s,
+  NULL AS nothing, 2.5e0 AS f, CAST('12:30:00' AS TIME) AS tod, X'DEAD' AS bin, -7 AS neg`, query.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []any{1.5, "2024-01-02", "2024-01-02 03:04:05", "18446744073709551615", int64(5), "x", nil, 2.5, "12:30:00", `\xdead`, int64(-7)}
+	got := res.Rows[0]
+	for i := range want {
+		if fmt.Sprint(got[i]) != fmt.Sprint(want[i]) || fmt.Sprintf("%T", got[i]) != fmt.Sprintf("%T", want[i]) {
+			t.Errorf("%s (%s): got %#v, want %#v", res.Columns[i].Name, res.Columns[i].Type, got[i], want[i])
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -119,4 +120,56 @@ func TestTLSRequireEncrypts(t *testing.T) {
 			t.Fatalf("%s: ssl = %v, %v; want %v", c.mode, res, err, c.want)
 		}
 	}
+}
+
+// TestValues checks how PostgreSQL's types reach the result.
+func TestValues(t *testing.T) {
+	env := server(t)
+	p, pw := roProfile(t, env, env["LOUPE_PG_DATABASE"])
+	s, err := Open(context.Background(), p, pw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	res, err := s.Query(context.Background(), `SELECT 1.5::numeric AS n, interval '1 year 2 mons 3 days 04:05:06.5' AS i,
+  'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::uuid AS u, '{"a": [1, "x"]}'::jsonb AS j, ARRAY[1, 2] AS a,
+  '2024-01-02 03:04:05+00'::timestamptz AT TIME ZONE 'UTC' AS ts, '2024-01-02'::date AS d, true AS b,
+  '\xdead'::bytea AS bin, 'NaN'::float8 AS nan, 9223372036854775807::int8 AS big, NULL::text AS nothing,
+  '12:30:00'::time AS tod, 'x'::varchar(3) AS v`, query.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []any{1.5, "1 year 2 mons 3 days 04:05:06.5", "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11",
+		map[string]any{"a": []any{1.0, "x"}}, []any{int64(1), int64(2)}, "2024-01-02 03:04:05", "2024-01-02", true,
+		`\xdead`, "NaN", int64(9223372036854775807), nil, "12:30:00", "x"}
+	got := res.Rows[0]
+	for i := range want {
+		if fmt.Sprint(got[i]) != fmt.Sprint(want[i]) || fmt.Sprintf("%T", got[i]) != fmt.Sprintf("%T", want[i]) {
+			t.Errorf("%s (%s): got %#v, want %#v", res.Columns[i].Name, res.Columns[i].Type, got[i], want[i])
+		}
+	}
+	if res.Columns[0].Type != "NUMERIC" || res.Columns[6].Type != "DATE" || res.Columns[13].Type != "VARCHAR" {
+		t.Errorf("types: %+v", res.Columns)
+	}
+}
+
+// TestTimeoutWhileCounting: when the time limit ends a query that is only
+// being counted past the caps, the rows kept are still returned.
+func TestTimeoutWhileCounting(t *testing.T) {
+	env := server(t)
+	p, pw := roProfile(t, env, env["LOUPE_PG_DATABASE"])
+	s, err := Open(context.Background(), p, pw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	res, err := s.Query(context.Background(), "SELECT g, pg_sleep(0.0005) FROM generate_series(1, 1000000) g",
+		query.Limits{MaxRows: 10, Timeout: 1500 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Rows) != 10 || !res.Truncated || res.RowCount <= 10 || res.RowCount >= 1000000 {
+		t.Fatalf("%d rows, truncated %v, row count %d", len(res.Rows), res.Truncated, res.RowCount)
+	}
+	t.Logf("counted %d rows before the limit", res.RowCount)
 }
