@@ -50,6 +50,7 @@ const (
 // concurrent use.
 type Source struct {
 	db      *sql.DB
+	killer  *sql.DB // a pool of its own, so a cancel never waits for a busy one
 	profile remote.Profile
 	dialect remote.Dialect
 	mariadb bool
@@ -92,10 +93,15 @@ func Open(ctx context.Context, p remote.Profile, password string) (*Source, erro
 	db.SetMaxOpenConns(6)
 	db.SetMaxIdleConns(3)
 	db.SetConnMaxIdleTime(5 * time.Minute)
-	s := &Source{db: db, profile: p, log: slog.Default().With("subsystem", "remote.mysql", "source", p.Name)}
+	killer := sql.OpenDB(conn)
+	killer.SetMaxOpenConns(2)
+	killer.SetMaxIdleConns(1)
+	killer.SetConnMaxIdleTime(time.Minute)
+	s := &Source{db: db, killer: killer, profile: p, log: slog.Default().With("subsystem", "remote.mysql", "source", p.Name)}
 	var version string
 	if err := db.QueryRowContext(ctx, "SELECT VERSION()").Scan(&version); err != nil {
 		db.Close()
+		killer.Close()
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
@@ -134,7 +140,10 @@ func (s *Source) Ping(ctx context.Context) error {
 }
 
 // Close implements remote.Source.
-func (s *Source) Close() error { return s.db.Close() }
+func (s *Source) Close() error {
+	_ = s.killer.Close()
+	return s.db.Close()
+}
 
 // Query implements remote.Source.
 func (s *Source) Query(ctx context.Context, text string, lim query.Limits) (*query.Result, error) {
@@ -271,7 +280,7 @@ func (s *Source) run(ctx context.Context, stmt string, timeout time.Duration, v 
 func (s *Source) kill(id int64) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	if _, err := s.db.ExecContext(ctx, "KILL QUERY "+strconv.FormatInt(id, 10)); err != nil {
+	if _, err := s.killer.ExecContext(ctx, "KILL QUERY "+strconv.FormatInt(id, 10)); err != nil {
 		s.log.Debug("kill query", "id", id, "err", err)
 	}
 }
