@@ -196,7 +196,7 @@ func connectAdd(ctx context.Context, e env, args []string) int {
 		}
 		out.Password = string(where)
 		if where == secret.File {
-			out.Warning = keeper.Warning()
+			out.Warning = keeper.WarningFor(p.Name)
 			fmt.Fprintln(e.stderr, "loupe: warning: "+out.Warning)
 		}
 	} else if password != "" {

@@ -83,8 +83,8 @@ func TestFileFallback(t *testing.T) {
 	if err != nil || where != File {
 		t.Fatalf("set: %v %v", where, err)
 	}
-	if !strings.Contains(k.Warning(), path) {
-		t.Fatalf("the warning does not name the file: %s", k.Warning())
+	if w := k.WarningFor("prod"); !strings.Contains(w, path) || !strings.Contains(w, "LOUPE_SECRET_PROD") {
+		t.Fatalf("the warning does not name the file and the variable: %s", w)
 	}
 	info, err := os.Stat(path)
 	if err != nil || info.Mode().Perm() != 0o600 {
