@@ -77,12 +77,7 @@ func NewWith(ring Ring, path string, getenv func(string) string) *Keeper {
 // EnvName is the environment variable that overrides the secret called
 // name: LOUPE_SECRET_ and the name upper-cased, other characters as '_'
 // (connection "prod-db" → LOUPE_SECRET_PROD_DB).
-func EnvName(name string) string { return envName(name) }
-
-func envName(name string) string {
-	if name == "<NAME>" {
-		return "LOUPE_SECRET_<NAME>"
-	}
+func EnvName(name string) string {
 	b := []byte(strings.ToUpper(name))
 	for i, c := range b {
 		if !(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
@@ -93,14 +88,16 @@ func envName(name string) string {
 }
 
 // Warning explains a secret kept in the fallback file.
-func (k *Keeper) Warning() string { return k.WarningFor("<NAME>") }
+func (k *Keeper) Warning() string { return k.warning("LOUPE_SECRET_<NAME>") }
 
 // WarningFor explains the secret called name kept in the fallback file,
 // naming its environment variable.
-func (k *Keeper) WarningFor(name string) string {
+func (k *Keeper) WarningFor(name string) string { return k.warning(EnvName(name)) }
+
+func (k *Keeper) warning(variable string) string {
 	return fmt.Sprintf("no OS keychain is available, so the password is kept in %s, readable only by your user; "+
 		"unlock a keyring (GNOME Keyring, KWallet) to use it instead, or set %s in the environment",
-		k.file.path, envName(name))
+		k.file.path, variable)
 }
 
 // Set stores secret under name: in the keychain when there is one, else
