@@ -32,6 +32,11 @@ var assets embed.FS
 var icon []byte
 
 func main() {
+	// `loupe serve` (web mode, for development and tests) serves the same
+	// built frontend the window shows.
+	if dist, err := fs.Sub(assets, "frontend/dist"); err == nil {
+		cli.FrontendAssets = dist
+	}
 	if len(os.Args) > 1 {
 		// SIGINT/SIGTERM cancel ctx, so a command stops its work and exits.
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -56,7 +61,7 @@ func runWindow() error {
 		return fmt.Errorf("frontend assets: %w", err)
 	}
 
-	a := app.New()
+	a := app.New(app.Options{})
 	err = wails.Run(&options.App{
 		Title:     "Loupe",
 		Width:     1280,
@@ -69,8 +74,14 @@ func runWindow() error {
 		// Shown until the page paints: the light theme's background.
 		BackgroundColour: options.NewRGB(0xf6, 0xf7, 0xf9),
 		OnStartup:        a.Startup,
-		OnShutdown:       a.Shutdown,
-		Bind:             []any{a},
+		// Bound methods fail with *app.Error; the frontend gets it as the
+		// object {code, message, hint}.
+		ErrorFormatter: app.FormatError,
+		OnShutdown:     a.Shutdown,
+		Bind:           []any{a},
+		// Files dropped on the window reach the frontend with their paths
+		// (api.onFileDrop); the webview itself never opens them.
+		DragAndDrop: &options.DragAndDrop{EnableFileDrop: true, DisableWebViewDrop: true},
 		Linux: &linux.Options{
 			Icon:        icon,
 			ProgramName: "loupe",

@@ -1,13 +1,25 @@
 // Package app is the Wails-bound façade of Loupe: the exported methods of App
 // are what the frontend can call (through the bindings generated in
-// frontend/wailsjs). It stays thin: DTOs, lifecycle and error shaping; the
+// frontend/wailsjs, or over HTTP in web mode, see app/web). It stays thin:
+// DTOs, lifecycle, the run registry, event batching and error shaping; the
 // work happens in the packages below it.
+//
+// Every exported method except the two lifecycle hooks is bound, so
+// anything tests or the web server need beyond the frontend's API goes
+// through Options, never through an exported method.
 package app
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"log/slog"
+	"os"
 	"runtime/debug"
 	"sync"
+	"time"
+
+	"github.com/loupeapp/loupe/data/results"
 )
 
 // version is the release this binary was built from, set at link time:
@@ -17,47 +29,175 @@ import (
 // The Makefile sets it from `git describe`.
 var version string
 
+// Options configure an App. The zero value is the desktop app's setup.
+type Options struct {
+	// WorkspaceDir is the workspace folder; empty means
+	// workspace.DefaultDir ($LOUPE_WORKSPACE or the user data folder).
+	WorkspaceDir string
+	// ConfigDir holds settings.json and recent.json; empty means
+	// DefaultConfigDir ($LOUPE_CONFIG_DIR or the user config folder).
+	ConfigDir string
+	// Keychain keeps the API key; nil means OSKeychain (data/secret).
+	Keychain Keychain
+	// Dialogs are the native dialogs; nil means the window's (none when
+	// there is no window: choosing files gives nothing, saving is canceled).
+	Dialogs Dialogs
+	// Emit, when set, receives every event the frontend receives (web
+	// mode's event stream, tests). It must not block.
+	Emit func(name string, data any)
+	// Getenv reads the environment for settings' defaults and the API key's
+	// fallback; nil means os.Getenv.
+	Getenv func(string) string
+	// DockerHost is the Docker daemon the status probes; empty means
+	// $DOCKER_HOST, else the platform's default socket.
+	DockerHost string
+	// Logger receives the app's logs; nil means slog.Default().
+	Logger *slog.Logger
+}
+
 // App is the object bound to the window. Create it with New, pass Startup and
 // Shutdown as the Wails OnStartup and OnShutdown hooks (Wails does not bind
 // methods passed as hooks, so the frontend cannot call them), and bind the
 // App itself.
 type App struct {
-	mu  sync.Mutex
-	ctx context.Context // the Wails context between Startup and Shutdown, else nil
+	opts Options
+	log  *slog.Logger
+
+	// life is the app's lifetime: every run, load and query derives its
+	// context from it, so Shutdown cancels them all.
+	life context.Context
+	stop context.CancelFunc
+	work sync.WaitGroup // background work Shutdown waits for
+
+	mu    sync.Mutex
+	wails context.Context // the Wails context between Startup and Shutdown, else nil
+
+	ws       wsHolder
+	results  *results.Store
+	chats    *chatStore
+	runs     *runRegistry
+	reports  *reportStore
+	settings *settingsStore
+	recent   *recentStore
+	status   statusCache
 }
 
-// New returns an App ready to be bound.
-func New() *App {
-	return &App{}
+// New returns an App ready to be bound. It does no I/O: the workspace opens
+// in the background after Startup (or on first use).
+func New(o Options) *App {
+	if o.Getenv == nil {
+		o.Getenv = os.Getenv
+	}
+	if o.Keychain == nil {
+		k, err := OSKeychain()
+		if err != nil {
+			k = brokenKeychain{err}
+		}
+		o.Keychain = k
+	}
+	log := o.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	life, stop := context.WithCancel(context.Background())
+	a := &App{
+		opts:    o,
+		log:     log.With("subsystem", "app"),
+		life:    life,
+		stop:    stop,
+		results: results.New(results.Config{}),
+		chats:   newChatStore(),
+		runs:    newRunRegistry(),
+		reports: newReportStore(),
+	}
+	a.ws.dir = o.WorkspaceDir
+	a.settings = newSettingsStore(a.configDir, o.Getenv, o.Keychain)
+	a.recent = newRecentStore(a.configDir)
+	if a.opts.Dialogs == nil {
+		a.opts.Dialogs = windowDialogs{a}
+	}
+	return a
 }
 
 // Startup is the Wails OnStartup hook, called once before the page loads.
 // ctx is the Wails context, which runtime calls need; it is valid until
-// Shutdown.
+// Shutdown. It returns at once: the workspace opens and the status is
+// checked in the background, so the window is interactive without waiting
+// for either.
 func (a *App) Startup(ctx context.Context) {
 	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.ctx = ctx
+	a.wails = ctx
+	a.mu.Unlock()
+	Warm(a)
+}
+
+// Warm opens a's workspace and checks its status in the background. The
+// window's Startup calls it; web mode calls it after New. (A function, not a
+// method, so that it is not bound to the frontend.)
+func Warm(a *App) {
+	a.background(func(ctx context.Context) {
+		if _, err := a.workspace(ctx); err != nil {
+			a.log.Warn("open the workspace", "err", err)
+		}
+	})
+	a.background(func(ctx context.Context) { a.refreshStatus(ctx) })
 }
 
 // Shutdown is the Wails OnShutdown hook, called once after the window closed
-// (including on SIGINT/SIGTERM, which Wails handles). It is safe to call
-// without a prior Startup.
+// (including on SIGINT/SIGTERM, which Wails handles). It cancels every run,
+// load and query, waits briefly for them to end, and closes the workspace.
+// It is safe to call without a prior Startup, and more than once.
 func (a *App) Shutdown(context.Context) {
+	a.stop()
+	done := make(chan struct{})
+	go func() { a.work.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(3 * time.Second):
+		a.log.Warn("shutdown: background work still running after 3 s")
+	}
+	a.ws.close()
 	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.ctx = nil
+	a.wails = nil
+	a.mu.Unlock()
 }
 
-// publish sends the event name with data to the frontend. Events published
-// before Startup or after Shutdown are dropped, so callers need not know
-// whether a window exists (tests and the CLI have none).
-func (a *App) publish(name string, data any) {
+// background runs fn in a goroutine with the app's lifetime context and
+// makes Shutdown wait for it. Work started after Shutdown is not run.
+func (a *App) background(fn func(ctx context.Context)) bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if a.ctx != nil {
-		emit(a.ctx, name, data)
+	if a.life.Err() != nil {
+		return false
 	}
+	a.work.Add(1)
+	go func() {
+		defer a.work.Done()
+		fn(a.life)
+	}()
+	return true
+}
+
+// publish sends the event name with data to the frontend: the window (once
+// Startup ran and until Shutdown) and Options.Emit. Callers need not know
+// whether a window exists (tests and web mode have none).
+func (a *App) publish(name string, data any) {
+	a.mu.Lock()
+	ctx := a.wails
+	a.mu.Unlock()
+	if ctx != nil {
+		emit(ctx, name, data)
+	}
+	if a.opts.Emit != nil {
+		a.opts.Emit(name, data)
+	}
+}
+
+// windowContext is the Wails context, or nil without a window.
+func (a *App) windowContext() context.Context {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.wails
 }
 
 // Version returns the version of the running binary: the link-time version
@@ -72,4 +212,11 @@ func (a *App) Version() (string, error) {
 		return info.Main.Version, nil
 	}
 	return "dev", nil
+}
+
+// newID returns prefix_<16 hex digits>.
+func newID(prefix string) string {
+	var b [8]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails on supported platforms
+	return prefix + "_" + hex.EncodeToString(b[:])
 }

@@ -15,3 +15,22 @@ import (
 func emit(ctx context.Context, name string, data any) {
 	runtime.EventsEmit(ctx, name, data)
 }
+
+func filters(fs []FileFilter) []runtime.FileFilter {
+	out := make([]runtime.FileFilter, len(fs))
+	for i, f := range fs {
+		out[i] = runtime.FileFilter{DisplayName: f.Name, Pattern: f.Pattern}
+	}
+	return out
+}
+
+// openFilesDialog shows the native dialog for choosing files to open.
+func openFilesDialog(ctx context.Context, o DialogOptions) ([]string, error) {
+	return runtime.OpenMultipleFilesDialog(ctx, runtime.OpenDialogOptions{Title: o.Title, Filters: filters(o.Filters)})
+}
+
+// saveFileDialog shows the native save dialog; "" when canceled.
+func saveFileDialog(ctx context.Context, o DialogOptions) (string, error) {
+	return runtime.SaveFileDialog(ctx, runtime.SaveDialogOptions{Title: o.Title, DefaultFilename: o.DefaultName,
+		Filters: filters(o.Filters), CanCreateDirectories: true})
+}

@@ -9,5 +9,10 @@ declare global {
         App?: Record<string, (...args: unknown[]) => Promise<unknown>>;
       };
     };
+    runtime?: {
+      EventsOn(name: string, callback: (...data: unknown[]) => void): () => void;
+      OnFileDrop(callback: (x: number, y: number, paths: string[]) => void, useDropTarget: boolean): void;
+      OnFileDropOff(): void;
+    };
   }
 }

@@ -1,0 +1,134 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	duckdb "github.com/duckdb/duckdb-go/v2"
+
+	"github.com/loupeapp/loupe/data/catalog"
+	"github.com/loupeapp/loupe/data/duck"
+	"github.com/loupeapp/loupe/data/workspace"
+)
+
+// These two belong in data/workspace (the owner of the catalog's
+// invariants); they live here until it offers them.
+
+func quoteIdent(s string) string { return duck.QuoteIdent(s) }
+
+// objectKind is the DDL keyword of a dataset's storage.
+func objectKind(d catalog.Dataset) string {
+	if d.Storage == "view" {
+		return "VIEW"
+	}
+	return "TABLE"
+}
+
+// inTransaction runs fn on the writer connection inside one transaction.
+func inTransaction(ctx context.Context, ws *workspace.Workspace, fn func(c *duckdb.Conn) error) error {
+	return ws.Engine.Write(ctx, func(c *duckdb.Conn) error {
+		if err := duck.Exec(ctx, c, "BEGIN TRANSACTION"); err != nil {
+			return err
+		}
+		if err := fn(c); err != nil {
+			_ = duck.Exec(context.WithoutCancel(ctx), c, "ROLLBACK")
+			return err
+		}
+		return duck.Exec(ctx, c, "COMMIT")
+	})
+}
+
+// renameDataset renames the table or view and its catalog record in one
+// transaction.
+func renameDataset(ctx context.Context, ws *workspace.Workspace, name, newName string) error {
+	return inTransaction(ctx, ws, func(c *duckdb.Conn) error {
+		all, err := catalog.Names(ctx, c)
+		if err != nil {
+			return err
+		}
+		d, ok := all[name]
+		if !ok {
+			return &Error{Code: CodeNotFound, Message: fmt.Sprintf("No dataset is called %q.", name),
+				Hint: "It may have been renamed or removed; the sidebar lists the datasets."}
+		}
+		if newName == name {
+			return nil
+		}
+		for other := range all {
+			if other != name && strings.EqualFold(other, newName) {
+				return newError(CodeInvalid, fmt.Sprintf("A dataset is already called %q.", other), "Choose another name.")
+			}
+		}
+		q := fmt.Sprintf("ALTER %s %s RENAME TO %s", objectKind(d), quoteIdent(name), quoteIdent(newName))
+		if err := duck.Exec(ctx, c, q); err != nil {
+			return fmt.Errorf("rename %s to %s: %w", name, newName, err)
+		}
+		if err := catalog.Delete(ctx, c, name); err != nil {
+			return err
+		}
+		d.Name = newName
+		return catalog.Put(ctx, c, d)
+	})
+}
+
+// removeDataset drops the table or view and its record, then lets go of
+// what only it used: the attached database file, the staged copy.
+func removeDataset(ctx context.Context, ws *workspace.Workspace, name string) error {
+	var (
+		gone       catalog.Dataset
+		stillUsed  bool
+		attachUsed bool
+	)
+	err := inTransaction(ctx, ws, func(c *duckdb.Conn) error {
+		all, err := catalog.Names(ctx, c)
+		if err != nil {
+			return err
+		}
+		d, ok := all[name]
+		if !ok {
+			return &Error{Code: CodeNotFound, Message: fmt.Sprintf("No dataset is called %q.", name),
+				Hint: "It may have been removed already."}
+		}
+		gone = d
+		for n, o := range all {
+			if n == name {
+				continue
+			}
+			stillUsed = stillUsed || (d.Staged != "" && o.Staged == d.Staged)
+			attachUsed = attachUsed || (d.Attach != "" && o.Attach == d.Attach)
+		}
+		if err := duck.Exec(ctx, c, fmt.Sprintf("DROP %s IF EXISTS %s", objectKind(d), quoteIdent(name))); err != nil {
+			return fmt.Errorf("remove %s: %w", name, err)
+		}
+		return catalog.Delete(ctx, c, name)
+	})
+	if err != nil {
+		return err
+	}
+	if gone.Attach != "" && !attachUsed {
+		err := ws.Engine.Write(ctx, func(c *duckdb.Conn) error {
+			return duck.Exec(ctx, c, "DETACH DATABASE IF EXISTS "+quoteIdent(gone.Attach))
+		})
+		if err != nil {
+			return fmt.Errorf("detach %s: %w", gone.Source, err)
+		}
+	}
+	if gone.Staged != "" && !stillUsed && within(ws.Engine.ImportDir(), gone.Staged) {
+		if err := os.Remove(gone.Staged); err != nil && !os.IsNotExist(err) {
+			return fmt.Errorf("remove the staged copy of %s: %w", gone.Source, err)
+		}
+	}
+	return nil
+}
+
+// within reports whether path is inside dir.
+func within(dir, path string) bool {
+	if dir == "" {
+		return false
+	}
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != "." && !strings.HasPrefix(rel, "..")
+}

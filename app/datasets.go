@@ -1,0 +1,198 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"time"
+
+	"github.com/loupeapp/loupe/data/catalog"
+	"github.com/loupeapp/loupe/data/workspace"
+	"github.com/loupeapp/loupe/tools"
+	"github.com/loupeapp/loupe/tools/profile"
+)
+
+// Event names of the data views.
+const (
+	EventLoadProgress    = "load:progress"
+	EventDatasetsChanged = "datasets:changed"
+)
+
+// Dataset is a loaded dataset as the sidebar shows it.
+type Dataset struct {
+	Name      string          `json:"name"`
+	Kind      string          `json:"kind"`
+	Source    string          `json:"source"`
+	Part      string          `json:"part,omitempty"`
+	Rows      int64           `json:"rows"`
+	Columns   []DatasetColumn `json:"columns"`
+	SizeBytes int64           `json:"sizeBytes"`
+	LoadedAt  time.Time       `json:"loadedAt"`
+	Warnings  []string        `json:"warnings"`
+	Storage   string          `json:"storage"`
+}
+
+// DatasetColumn is a column and the statistics computed at load.
+type DatasetColumn struct {
+	Name     string     `json:"name"`
+	Type     string     `json:"type"`
+	Nulls    int64      `json:"nulls"`
+	Distinct int64      `json:"distinct"`
+	Min      *string    `json:"min,omitempty"`
+	Max      *string    `json:"max,omitempty"`
+	Top      []TopValue `json:"top,omitempty"`
+}
+
+// TopValue is a frequent value and its count.
+type TopValue struct {
+	Value string `json:"value"`
+	Count int64  `json:"count"`
+}
+
+func datasetDTO(d catalog.Dataset) Dataset {
+	out := Dataset{Name: d.Name, Kind: d.Kind, Source: d.Source, Part: d.Part, Rows: d.Rows,
+		SizeBytes: d.SizeBytes, LoadedAt: d.LoadedAt, Storage: d.Storage,
+		Columns: make([]DatasetColumn, len(d.Columns)), Warnings: append([]string{}, d.Warnings...)}
+	for i, c := range d.Columns {
+		col := DatasetColumn{Name: c.Name, Type: c.Type, Nulls: c.Nulls, Distinct: c.Distinct, Min: c.Min, Max: c.Max}
+		for _, t := range c.Top {
+			col.Top = append(col.Top, TopValue{Value: t.Value, Count: t.Count})
+		}
+		out.Columns[i] = col
+	}
+	return out
+}
+
+func datasetDTOs(ds []catalog.Dataset) []Dataset {
+	out := make([]Dataset, len(ds))
+	for i, d := range ds {
+		out[i] = datasetDTO(d)
+	}
+	return out
+}
+
+// ListDatasets returns the loaded datasets, by name.
+func (a *App) ListDatasets() ([]Dataset, error) {
+	var out []Dataset
+	err := a.withWorkspace(func(ctx context.Context, ws *workspace.Workspace) error {
+		ds, err := ws.Datasets(ctx)
+		out = datasetDTOs(ds)
+		return err
+	})
+	return out, wrap(err)
+}
+
+// datasetsChanged tells the frontend the list changed, with the new list.
+func (a *App) datasetsChanged(ctx context.Context, ws *workspace.Workspace) {
+	ds, err := ws.Datasets(ctx)
+	if err != nil {
+		a.log.Warn("list datasets after a change", "err", err)
+		return
+	}
+	a.publish(EventDatasetsChanged, datasetDTOs(ds))
+}
+
+// dataset returns the catalog record of name, or a not_found Error.
+func dataset(ctx context.Context, ws *workspace.Workspace, name string) (catalog.Dataset, error) {
+	d, err := catalog.Get(ctx, ws.Engine.DB(), name)
+	if errors.Is(err, catalog.ErrNotFound) {
+		return d, &Error{Code: CodeNotFound, Message: fmt.Sprintf("No dataset is called %q.", name),
+			Hint: "It may have been renamed or removed; the sidebar lists the datasets.", Err: err}
+	}
+	return d, err
+}
+
+// validName is what a dataset may be renamed to: a plain SQL identifier,
+// so that it can be typed in queries without quotes.
+var validName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,62}$`)
+
+// RenameDataset renames a dataset (its table or view and its record).
+// newName must be a plain identifier not taken by another dataset.
+func (a *App) RenameDataset(name, newName string) error {
+	if !validName.MatchString(newName) {
+		return newError(CodeInvalid, fmt.Sprintf("%q cannot be a dataset name.", newName),
+			"Use letters, digits and underscores, starting with a letter (at most 63 characters).")
+	}
+	return wrap(a.withWorkspace(func(ctx context.Context, ws *workspace.Workspace) error {
+		if err := renameDataset(ctx, ws, name, newName); err != nil {
+			return err
+		}
+		a.datasetsChanged(ctx, ws)
+		return nil
+	}))
+}
+
+// RemoveDataset removes a dataset from the workspace; the user's file is
+// not touched.
+func (a *App) RemoveDataset(name string) error {
+	return wrap(a.withWorkspace(func(ctx context.Context, ws *workspace.Workspace) error {
+		if err := removeDataset(ctx, ws, name); err != nil {
+			return err
+		}
+		a.datasetsChanged(ctx, ws)
+		return nil
+	}))
+}
+
+// RefreshDataset loads a dataset's file again (keeping its name), with
+// load:progress events.
+func (a *App) RefreshDataset(name string) error {
+	return wrap(a.withWorkspace(func(ctx context.Context, ws *workspace.Workspace) error {
+		d, err := dataset(ctx, ws, name)
+		if err != nil {
+			return err
+		}
+		if _, err := a.loadFile(ctx, ws, d.Source); err != nil {
+			return err
+		}
+		a.datasetsChanged(ctx, ws)
+		return nil
+	}))
+}
+
+// PreviewDataset returns the first rows of a dataset, through the guard.
+func (a *App) PreviewDataset(name string) (*QueryResult, error) {
+	var out *QueryResult
+	err := a.withWorkspace(func(ctx context.Context, ws *workspace.Workspace) error {
+		if _, err := dataset(ctx, ws, name); err != nil {
+			return err
+		}
+		var err error
+		out, err = a.runQuery(ctx, ws, "SELECT * FROM "+quoteIdent(name), previewLimits)
+		return err
+	})
+	return out, wrap(err)
+}
+
+// ProfileDataset profiles every column of a dataset: the profile_data
+// tool's display payload (kind "profile").
+func (a *App) ProfileDataset(name string) (*tools.Display, error) {
+	var out *tools.Display
+	err := a.withWorkspace(func(ctx context.Context, ws *workspace.Workspace) error {
+		if _, err := dataset(ctx, ws, name); err != nil {
+			return err
+		}
+		args, _ := json.Marshal(map[string]string{"table": name})
+		res, err := profile.New(ws, ws.Query).Run(ctx, args)
+		if err != nil {
+			return err
+		}
+		if res.Failed {
+			return newError(CodeInvalid, res.Summary, res.ForModel)
+		}
+		out = &res.Display
+		return nil
+	})
+	return out, wrap(err)
+}
+
+// wrap turns err into an *Error (nil stays nil), so that every bound
+// method fails with one.
+func wrap(err error) error {
+	if err == nil {
+		return nil
+	}
+	return AsError(err)
+}

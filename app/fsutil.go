@@ -1,0 +1,66 @@
+package app
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// bufWriter is what writeFileAtomic hands its writer function.
+type bufWriter = bufio.Writer
+
+// writeFileAtomic writes path whole or not at all: into a temporary file
+// beside it, synced, then renamed over it.
+func writeFileAtomic(path string, perm os.FileMode, write func(w *bufWriter) error) (err error) {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			_ = f.Close()
+			_ = os.Remove(f.Name())
+		}
+	}()
+	w := bufio.NewWriter(f)
+	if err = write(w); err != nil {
+		return err
+	}
+	if err = w.Flush(); err != nil {
+		return err
+	}
+	if err = f.Chmod(perm); err != nil {
+		return err
+	}
+	if err = f.Sync(); err != nil {
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}
+
+// writeBytesAtomic is writeFileAtomic of b.
+func writeBytesAtomic(path string, perm os.FileMode, b []byte) error {
+	return writeFileAtomic(path, perm, func(w *bufWriter) error {
+		_, err := w.Write(b)
+		return err
+	})
+}
+
+// fileError is a file the app could not write, with what to do.
+func fileError(path, problem string, err error) *Error {
+	hint := "Check that the folder exists, that you may write to it, and that the disk is not full."
+	if errors.Is(err, fs.ErrPermission) {
+		hint = "You may not write there: choose a folder you own."
+	}
+	return &Error{Code: CodeFile, Message: fmt.Sprintf("%s: %s", path, problem), Hint: hint, Err: err}
+}

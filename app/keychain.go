@@ -1,0 +1,114 @@
+package app
+
+import (
+	"errors"
+	"sync"
+
+	"github.com/loupeapp/loupe/data/secret"
+)
+
+// apiKeyName is the name the OpenAI-compatible API key is kept under
+// (overridable with $LOUPE_SECRET_OPENAI_API_KEY, see data/secret).
+const apiKeyName = "openai-api-key"
+
+// ErrNoSecret is returned by Keychain.Get when nothing is stored.
+var ErrNoSecret = errors.New("no secret stored")
+
+// Keychain keeps secrets out of the settings file: data/secret's keeper
+// (the OS keychain, with a private file as fallback) in the app, memory in
+// tests and web mode.
+type Keychain interface {
+	// Get returns the secret called name, or ErrNoSecret. warning is set
+	// when the secret lives somewhere weaker than the OS keychain.
+	Get(name string) (value, warning string, err error)
+	// Set stores the secret; warning as for Get.
+	Set(name, value string) (warning string, err error)
+	// Delete forgets the secret; deleting nothing is not an error.
+	Delete(name string) error
+}
+
+// Keeper adapts data/secret's Keeper to Keychain.
+type Keeper struct{ K *secret.Keeper }
+
+var _ Keychain = Keeper{}
+
+// OSKeychain returns the user's keeper: the OS keychain with the file
+// fallback in the user's data folder.
+func OSKeychain() (Keychain, error) {
+	k, err := secret.New()
+	if err != nil {
+		return nil, err
+	}
+	return Keeper{k}, nil
+}
+
+func (k Keeper) warning(b secret.Backend) string {
+	if b == secret.File {
+		return k.K.Warning()
+	}
+	return ""
+}
+
+func (k Keeper) Get(name string) (string, string, error) {
+	v, b, err := k.K.Get(name)
+	if errors.Is(err, secret.ErrNotFound) {
+		return "", "", ErrNoSecret
+	}
+	return v, k.warning(b), err
+}
+
+func (k Keeper) Set(name, value string) (string, error) {
+	b, err := k.K.Set(name, value)
+	return k.warning(b), err
+}
+
+func (k Keeper) Delete(name string) error { return k.K.Delete(name) }
+
+// MemoryKeychain keeps secrets in memory only, for tests and web mode.
+type MemoryKeychain struct {
+	mu sync.Mutex
+	m  map[string]string
+}
+
+var _ Keychain = (*MemoryKeychain)(nil)
+
+// NewMemoryKeychain returns an empty in-memory keychain.
+func NewMemoryKeychain() *MemoryKeychain { return &MemoryKeychain{m: map[string]string{}} }
+
+func (k *MemoryKeychain) Get(name string) (string, string, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	v, ok := k.m[name]
+	if !ok {
+		return "", "", ErrNoSecret
+	}
+	return v, "", nil
+}
+
+func (k *MemoryKeychain) Set(name, value string) (string, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.m[name] = value
+	return "", nil
+}
+
+func (k *MemoryKeychain) Delete(name string) error {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	delete(k.m, name)
+	return nil
+}
+
+// brokenKeychain is used when no keeper can be made (no home folder).
+type brokenKeychain struct{ err error }
+
+func (b brokenKeychain) Get(string) (string, string, error) { return "", "", ErrNoSecret }
+func (b brokenKeychain) Set(string, string) (string, error) { return "", b.err }
+func (b brokenKeychain) Delete(string) error                { return nil }
+
+// keychainError is a keychain failure the user can act on.
+func keychainError(err error) *Error {
+	return &Error{Code: CodeKeychain, Message: "The API key cannot be stored: " + err.Error(),
+		Hint: "Unlock or install a keychain (on Linux: GNOME Keyring or KWallet, through the Secret Service), " +
+			"or set OPENAI_API_KEY in the environment Loupe starts from.", Err: err}
+}

@@ -1,0 +1,107 @@
+package app
+
+import (
+	"context"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/loupeapp/loupe/data/catalog"
+	"github.com/loupeapp/loupe/data/load"
+	"github.com/loupeapp/loupe/data/workspace"
+)
+
+// LoadProgress is a load:progress event. Percent is -1 when unknown.
+type LoadProgress struct {
+	File       string  `json:"file"`
+	Table      string  `json:"table,omitempty"`
+	Phase      string  `json:"phase"` // reading, profiling, done
+	Percent    float64 `json:"percent"`
+	Rows       uint64  `json:"rows"`
+	Bytes      int64   `json:"bytes"`
+	TotalBytes int64   `json:"totalBytes"`
+}
+
+// LoadReport is what loading one file gave: its datasets, or why it failed.
+type LoadReport struct {
+	File     string    `json:"file"`
+	Datasets []Dataset `json:"datasets,omitempty"`
+	Error    *Error    `json:"error,omitempty"`
+}
+
+// progressEvery is the shortest gap between two load:progress events of a
+// file whose phase did not change.
+const progressEvery = 100 * time.Millisecond
+
+// ChooseFiles shows the native open dialog and returns the chosen paths
+// (none when canceled, or in web mode).
+func (a *App) ChooseFiles() ([]string, error) {
+	paths, err := a.opts.Dialogs.OpenFiles(DialogOptions{Title: "Open data files", Filters: dataFilters})
+	if paths == nil {
+		paths = []string{}
+	}
+	return paths, wrap(err)
+}
+
+// OpenFiles loads each file in turn, with load:progress events, and
+// returns one report per file: a file that fails does not stop the others.
+// It emits datasets:changed after.
+func (a *App) OpenFiles(paths []string) ([]LoadReport, error) {
+	out := make([]LoadReport, 0, len(paths))
+	err := a.withWorkspace(func(ctx context.Context, ws *workspace.Workspace) error {
+		for _, p := range paths {
+			r := LoadReport{File: p}
+			ds, err := a.loadFile(ctx, ws, p)
+			if err != nil {
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				r.Error = AsError(err)
+			} else {
+				r.Datasets = datasetDTOs(ds)
+				if abs, err := filepath.Abs(p); err == nil {
+					a.recent.add(abs)
+				}
+			}
+			out = append(out, r)
+		}
+		a.datasetsChanged(ctx, ws)
+		return nil
+	})
+	return out, wrap(err)
+}
+
+// loadFile loads one file, throttling its progress events.
+func (a *App) loadFile(ctx context.Context, ws *workspace.Workspace, path string) ([]catalog.Dataset, error) {
+	var (
+		mu    sync.Mutex
+		last  time.Time
+		phase string
+	)
+	progress := func(p load.Progress) {
+		mu.Lock()
+		now := time.Now()
+		send := p.Phase != phase || p.Phase == "done" || now.Sub(last) >= progressEvery
+		if send {
+			last, phase = now, p.Phase
+		}
+		mu.Unlock()
+		if send {
+			a.publish(EventLoadProgress, LoadProgress{File: p.File, Table: p.Table, Phase: p.Phase,
+				Percent: p.Percent, Rows: p.Rows, Bytes: p.Bytes, TotalBytes: p.Total})
+		}
+	}
+	return ws.Loader.Load(ctx, path, load.Options{Progress: progress})
+}
+
+// RecentFiles returns the files opened most recently, newest first, that
+// still exist.
+func (a *App) RecentFiles() ([]string, error) {
+	return a.recent.list(), nil
+}
+
+// dataFilters are the open dialog's file types.
+var dataFilters = []FileFilter{
+	{Name: "Data files", Pattern: "*.csv;*.tsv;*.tab;*.txt;*.dat;*.json;*.jsonl;*.ndjson;*.parquet;*.pq;*.xlsx;*.xlsm;*.duckdb;*.ddb;*.db;*.sqlite;*.sqlite3;*.gz;*.bz2;*.zst"},
+	{Name: "All files", Pattern: "*"},
+}

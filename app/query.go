@@ -1,0 +1,194 @@
+package app
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/loupeapp/loupe/data/query"
+	"github.com/loupeapp/loupe/data/results"
+	"github.com/loupeapp/loupe/data/workspace"
+)
+
+// Column is a result column.
+type Column struct {
+	Name string `json:"name"`
+	Type string `json:"type"`
+}
+
+// Page is a window of a held result.
+type Page struct {
+	Offset int     `json:"offset"`
+	Rows   [][]any `json:"rows"`
+}
+
+// QueryResult is a query's result as the UI gets it: the first page, and a
+// reference to page through the rest. Rows is the total the query produced;
+// Kept of them are held (Truncated when fewer than Rows).
+type QueryResult struct {
+	Ref       string   `json:"ref"`
+	Columns   []Column `json:"columns"`
+	Rows      int64    `json:"rows"`
+	Kept      int      `json:"kept"`
+	Truncated bool     `json:"truncated"`
+	ElapsedMS float64  `json:"elapsedMs"`
+	Page      Page     `json:"page"`
+}
+
+// Limits of the SQL console and of previews. The console keeps up to a
+// million rows so that big results scroll; the results store evicts the
+// least recently used when memory runs short.
+var (
+	consoleLimits = query.Limits{MaxRows: 1_000_000, MaxBytes: 128 << 20}
+	previewLimits = query.Limits{MaxRows: 1000}
+)
+
+const (
+	firstPage = 200  // rows a QueryResult carries
+	maxPage   = 1000 // rows one Page call returns at most
+)
+
+// RunSQL runs one statement through the same guard as the agent. Errors:
+// code "refused" (not read-only), "sql" (DuckDB's message, with its
+// candidates and position as the hint), "timeout", "invalid" (empty).
+func (a *App) RunSQL(sql string) (*QueryResult, error) {
+	var out *QueryResult
+	err := a.withWorkspace(func(ctx context.Context, ws *workspace.Workspace) error {
+		var err error
+		out, err = a.runQuery(ctx, ws, sql, consoleLimits)
+		return err
+	})
+	return out, wrap(err)
+}
+
+func (a *App) runQuery(ctx context.Context, ws *workspace.Workspace, sql string, lim query.Limits) (*QueryResult, error) {
+	sql = strings.TrimSpace(sql)
+	res, err := ws.Query.Run(ctx, sql, lim)
+	if err != nil {
+		return nil, err
+	}
+	elapsed := res.ElapsedMS
+	ref := a.results.Put(res, sql)
+	p, err := a.results.Page(ref, 0, firstPage)
+	if err != nil {
+		return nil, err
+	}
+	out := &QueryResult{Ref: string(ref), Columns: make([]Column, len(p.Columns)), Rows: p.Total,
+		Kept: p.Kept, Truncated: p.Truncated, ElapsedMS: elapsed, Page: Page{Offset: 0, Rows: p.Rows}}
+	for i, c := range p.Columns {
+		out.Columns[i] = Column{Name: c.Name, Type: c.Type}
+	}
+	return out, nil
+}
+
+// Page returns up to limit rows (at most 1000; 0 means 100) of the result
+// ref from offset. Results never cross the bridge whole. Works for the
+// agent's tables (their display's table.ref) and for RunSQL's results.
+func (a *App) Page(ref string, offset, limit int) (*Page, error) {
+	if offset < 0 || limit < 0 {
+		return nil, newError(CodeInvalid, "A page's offset and limit cannot be negative.", "")
+	}
+	p, err := a.results.Page(results.Ref(ref), offset, min(limit, maxPage))
+	if err != nil {
+		return nil, wrap(err)
+	}
+	return &Page{Offset: p.Offset, Rows: p.Rows}, nil
+}
+
+// ExportCSV writes the held rows of the result ref to a CSV file chosen in
+// the native save dialog. It returns the path written, or nil when the
+// dialog was canceled.
+func (a *App) ExportCSV(ref string) (*string, error) {
+	e, err := a.results.Get(results.Ref(ref))
+	if err != nil {
+		return nil, wrap(err)
+	}
+	path, err := a.opts.Dialogs.SaveFile(DialogOptions{Title: "Export as CSV", DefaultName: "result.csv",
+		Filters: []FileFilter{{Name: "CSV files", Pattern: "*.csv"}}})
+	if err != nil || path == "" {
+		return nil, wrap(err)
+	}
+	err = writeFileAtomic(path, 0o644, func(w *bufWriter) error {
+		cw := csv.NewWriter(w)
+		head := make([]string, len(e.Columns))
+		for i, c := range e.Columns {
+			head[i] = c.Name
+		}
+		if err := cw.Write(head); err != nil {
+			return err
+		}
+		rec := make([]string, len(e.Columns))
+		for _, row := range e.Rows {
+			for i, v := range row {
+				rec[i] = csvCell(v)
+			}
+			if err := cw.Write(rec); err != nil {
+				return err
+			}
+		}
+		cw.Flush()
+		return cw.Error()
+	})
+	if err != nil {
+		return nil, fileError(path, "cannot write the CSV file", err)
+	}
+	return &path, nil
+}
+
+// csvCell formats a JSON-ready value for CSV: NULL is empty, nested
+// values are JSON.
+func csvCell(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return x
+	case bool:
+		return strconv.FormatBool(x)
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	case float32:
+		return strconv.FormatFloat(float64(x), 'f', -1, 32)
+	case int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
+		return fmt.Sprint(x)
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	if s, err := strconv.Unquote(string(b)); err == nil {
+		return s
+	}
+	return string(b)
+}
+
+// SchemaTable is a dataset's name and columns, for SQL completion.
+type SchemaTable struct {
+	Name    string   `json:"name"`
+	Columns []string `json:"columns"`
+}
+
+// SchemaNames is every dataset's name and columns.
+type SchemaNames struct {
+	Tables []SchemaTable `json:"tables"`
+}
+
+// SchemaNames returns the names the SQL console completes.
+func (a *App) SchemaNames() (*SchemaNames, error) {
+	out := &SchemaNames{Tables: []SchemaTable{}}
+	err := a.withWorkspace(func(ctx context.Context, ws *workspace.Workspace) error {
+		ds, err := ws.Datasets(ctx)
+		for _, d := range ds {
+			t := SchemaTable{Name: d.Name, Columns: make([]string, len(d.Columns))}
+			for i, c := range d.Columns {
+				t.Columns[i] = c.Name
+			}
+			out.Tables = append(out.Tables, t)
+		}
+		return err
+	})
+	return out, wrap(err)
+}

@@ -1,0 +1,192 @@
+package app_test
+
+import (
+	"encoding/json"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/loupeapp/loupe/agent/llm/fake"
+	"github.com/loupeapp/loupe/app"
+	"github.com/loupeapp/loupe/data/secret"
+)
+
+func TestSettingsRoundTripKeepsTheKeyOutOfTheFile(t *testing.T) {
+	e := newEnv(t, setup{model: "-", getenv: map[string]string{
+		"LOUPE_PROVIDER": "openai", "LOUPE_MODEL": "gpt-oss-20b", "LOUPE_BASE_URL": "http://127.0.0.1:1234/v1"}})
+	s, err := e.app.GetSettings()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := app.Settings{Provider: "openai", Model: "gpt-oss-20b", OllamaURL: "http://127.0.0.1:11434",
+		OpenAIBaseURL: "http://127.0.0.1:1234/v1", MaxSteps: 15, TimeoutSeconds: 600, Theme: "system"}
+	if *s != want {
+		t.Errorf("defaults from the environment:\n got %+v\nwant %+v", *s, want)
+	}
+
+	const secret = "sk-test-0123456789"
+	key := secret
+	s.Model, s.Theme, s.MaxSteps = "gpt-4.1-mini", "dark", 9
+	if err := e.app.SaveSettings(app.SettingsUpdate{Settings: *s, APIKey: &key}); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := e.app.GetSettings()
+	want.Model, want.Theme, want.MaxSteps, want.HasAPIKey = "gpt-4.1-mini", "dark", 9, true
+	if *got != want {
+		t.Errorf("after save:\n got %+v\nwant %+v", *got, want)
+	}
+	path := filepath.Join(e.config, "settings.json")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), secret) || strings.Contains(strings.ToLower(string(b)), "apikey") {
+		t.Errorf("settings.json holds the key:\n%s", b)
+	}
+	var onDisk map[string]any
+	if err := json.Unmarshal(b, &onDisk); err != nil || onDisk["model"] != "gpt-4.1-mini" {
+		t.Errorf("settings.json %s: %v", b, err)
+	}
+	if st, _ := os.Stat(path); st.Mode().Perm() != 0o600 {
+		t.Errorf("settings.json mode %v", st.Mode().Perm())
+	}
+	if k, _, err := e.keys.Get("openai-api-key"); err != nil || k != secret {
+		t.Errorf("keychain holds %q, %v", k, err)
+	}
+	// Saving without a key keeps it; an empty key forgets it.
+	got.Theme = "light"
+	if err := e.app.SaveSettings(app.SettingsUpdate{Settings: *got}); err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := e.app.GetSettings(); !s.HasAPIKey || s.Theme != "light" {
+		t.Errorf("key lost on a save without one: %+v", s)
+	}
+	empty := ""
+	if err := e.app.SaveSettings(app.SettingsUpdate{Settings: *got, APIKey: &empty}); err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := e.app.GetSettings(); s.HasAPIKey {
+		t.Error("an empty key should forget the stored one")
+	}
+	// A new App over the same folder reads the same settings.
+	again := app.New(app.Options{WorkspaceDir: t.TempDir(), ConfigDir: e.config, Keychain: app.NewMemoryKeychain(),
+		Getenv: func(string) string { return "" }})
+	defer again.Shutdown(t.Context())
+	if s, _ := again.GetSettings(); s.Model != "gpt-4.1-mini" || s.Provider != "openai" || s.Theme != "light" {
+		t.Errorf("reloaded %+v", s)
+	}
+}
+
+func TestSaveSettingsRejectsNonsense(t *testing.T) {
+	e := newEnv(t, setup{})
+	base, _ := e.app.GetSettings()
+	for name, change := range map[string]func(s *app.Settings){
+		"provider": func(s *app.Settings) { s.Provider = "bard" },
+		"theme":    func(s *app.Settings) { s.Theme = "purple" },
+		"steps":    func(s *app.Settings) { s.MaxSteps = 0 },
+		"timeout":  func(s *app.Settings) { s.TimeoutSeconds = 1 },
+		"ollama":   func(s *app.Settings) { s.OllamaURL = "ftp://x" },
+		"openai":   func(s *app.Settings) { s.OpenAIBaseURL = "not a url" },
+	} {
+		s := *base
+		change(&s)
+		if err := e.app.SaveSettings(app.SettingsUpdate{Settings: s}); codeOf(t, err) != app.CodeInvalid {
+			t.Errorf("%s: %v, want invalid", name, err)
+		}
+	}
+	if s, _ := e.app.GetSettings(); *s != *base {
+		t.Errorf("a rejected save changed the settings: %+v", s)
+	}
+	// A damaged file is reported, not silently replaced by defaults.
+	if err := os.WriteFile(filepath.Join(e.config, "settings.json"), []byte("{not json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.app.GetSettings(); codeOf(t, err) != app.CodeFile {
+		t.Errorf("damaged settings: %v", err)
+	}
+}
+
+// dockerd answers /_ping on a unix socket like the Docker daemon.
+func dockerd(t *testing.T) string {
+	t.Helper()
+	sock := filepath.Join(t.TempDir(), "docker.sock")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/_ping" {
+			_, _ = w.Write([]byte("OK"))
+			return
+		}
+		http.NotFound(w, r)
+	})}
+	go func() { _ = srv.Serve(ln) }()
+	t.Cleanup(func() { _ = srv.Close() })
+	return "unix://" + sock
+}
+
+func TestStatus(t *testing.T) {
+	e := newEnv(t, setup{docker: dockerd(t), models: []fake.Model{{Name: "qwen3:8b", Tools: true}}})
+	st, err := e.app.Status()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !st.Model.OK || !strings.Contains(st.Model.Message, "qwen3:8b") || !st.Docker.OK {
+		t.Errorf("all up: %+v", st)
+	}
+	pushed := e.rec.of(app.EventStatusChanged)
+	if len(pushed) == 0 || pushed[len(pushed)-1].(app.Status) != *st {
+		t.Errorf("status:changed %v", pushed)
+	}
+
+	// A model that is not installed, and no Docker.
+	e2 := newEnv(t, setup{model: "llama3:70b", models: []fake.Model{{Name: "qwen3:8b", Tools: true}}})
+	st, _ = e2.app.Status()
+	if st.Model.OK || !strings.Contains(st.Model.Message, "not installed") || !strings.Contains(st.Model.Hint, "ollama pull llama3:70b") {
+		t.Errorf("missing model: %+v", st.Model)
+	}
+	if st.Docker.OK || st.Docker.Hint == "" {
+		t.Errorf("no docker: %+v", st.Docker)
+	}
+
+	// Nothing listening.
+	e3 := newEnv(t, setup{})
+	e3.srv.Close()
+	st, _ = e3.app.Status()
+	if st.Model.OK || !strings.Contains(st.Model.Message, "Cannot reach") || !strings.Contains(st.Model.Hint, "ollama serve") {
+		t.Errorf("unreachable: %+v", st.Model)
+	}
+
+	// No model chosen.
+	e4 := newEnv(t, setup{model: "-"})
+	st, _ = e4.app.Status()
+	if st.Model.OK || st.Model.Message != "No model chosen" {
+		t.Errorf("no model: %+v", st.Model)
+	}
+}
+
+// Without an OS keychain the key goes to data/secret's private file, and
+// the settings say so.
+func TestAPIKeyWithoutAKeychain(t *testing.T) {
+	dir := t.TempDir()
+	keys := app.Keeper{K: secret.NewWith(nil, filepath.Join(dir, "secrets.json"), func(string) string { return "" })}
+	a := app.New(app.Options{WorkspaceDir: t.TempDir(), ConfigDir: dir, Keychain: keys, Getenv: func(string) string { return "" }})
+	defer a.Shutdown(t.Context())
+	s, _ := a.GetSettings()
+	key := "sk-file-only"
+	if err := a.SaveSettings(app.SettingsUpdate{Settings: *s, APIKey: &key}); err != nil {
+		t.Fatal(err)
+	}
+	s, _ = a.GetSettings()
+	if !s.HasAPIKey || !strings.Contains(s.APIKeyWarning, "secrets.json") {
+		t.Errorf("settings %+v", s)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "settings.json"))
+	if strings.Contains(string(b), key) {
+		t.Errorf("settings.json holds the key: %s", b)
+	}
+}

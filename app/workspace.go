@@ -1,0 +1,114 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/loupeapp/loupe/data/workspace"
+)
+
+// wsHolder opens the workspace once, lazily: the first caller (usually the
+// background warm-up after Startup) starts the open, later callers wait for
+// it. A failed open is retried by the next caller.
+type wsHolder struct {
+	dir string
+
+	// use is held (read) by every caller using the workspace, and
+	// (write) by close, so the workspace never closes under a query.
+	use sync.RWMutex
+
+	mu      sync.Mutex
+	ws      *workspace.Workspace
+	opening chan struct{} // closed when the open in progress ends
+	err     error
+	closed  bool
+}
+
+// withWorkspace runs fn with the open workspace (opening it if needed) and
+// the app's lifetime context; the workspace stays open until fn returns.
+func (a *App) withWorkspace(fn func(ctx context.Context, ws *workspace.Workspace) error) error {
+	a.ws.use.RLock()
+	defer a.ws.use.RUnlock()
+	ws, err := a.workspace(a.life)
+	if err != nil {
+		return err
+	}
+	return fn(a.life, ws)
+}
+
+// workspace returns the open workspace, opening it if needed. It waits for
+// an open in progress until ctx ends. Callers other than the warm-up go
+// through withWorkspace.
+func (a *App) workspace(ctx context.Context) (*workspace.Workspace, error) {
+	h := &a.ws
+	h.mu.Lock()
+	if h.ws != nil {
+		defer h.mu.Unlock()
+		return h.ws, nil
+	}
+	if h.closed {
+		h.mu.Unlock()
+		return nil, &Error{Code: CodeCanceled, Message: "Loupe is shutting down."}
+	}
+	wait := h.opening
+	if wait == nil {
+		wait = make(chan struct{})
+		h.opening = wait
+		go h.open(a.life, wait)
+	}
+	h.mu.Unlock()
+	select {
+	case <-wait:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.ws != nil {
+		return h.ws, nil
+	}
+	return nil, h.err
+}
+
+func (h *wsHolder) open(ctx context.Context, done chan struct{}) {
+	dir := h.dir
+	var (
+		ws  *workspace.Workspace
+		err error
+	)
+	if dir == "" {
+		dir, err = workspace.DefaultDir()
+	}
+	if err == nil {
+		ws, err = workspace.Open(ctx, dir)
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	defer close(done)
+	h.opening = nil
+	if err != nil {
+		h.err = &Error{Code: CodeFile, Message: fmt.Sprintf("Cannot open the workspace in %s: %v", dir, err),
+			Hint: "Check that the folder is writable and that no other Loupe window or command is using it.", Err: err}
+		return
+	}
+	if h.closed { // Shutdown came first
+		_ = ws.Close()
+		h.err = &Error{Code: CodeCanceled, Message: "Loupe is shutting down."}
+		return
+	}
+	h.ws, h.err = ws, nil
+}
+
+// close closes the workspace if it is open; later calls to workspace fail.
+func (h *wsHolder) close() {
+	h.use.Lock()
+	defer h.use.Unlock()
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.closed = true
+	if h.ws != nil {
+		_ = h.ws.Close()
+		h.ws = nil
+	}
+}

@@ -1,0 +1,229 @@
+// The two ways to reach the Go App: the Wails bridge inside the window, and
+// web mode (`loupe serve`) over HTTP and Server-Sent Events. Both carry the
+// same methods, arguments, results, errors and events.
+import type * as Bindings from '../../wailsjs/go/app/App';
+import { ApiError, toApiError } from './errors';
+
+/**
+ * METHODS are the Go methods of app.App the API calls. The `satisfies`
+ * check fails type-checking when a method is missing from the bindings
+ * `make bindings` generates, and bindings.test.ts fails when the bindings
+ * hold a method this list lacks: either way, Go and TypeScript cannot drift
+ * apart unnoticed.
+ */
+export const METHODS = [
+  'Ask',
+  'Cancel',
+  'ChooseFiles',
+  'DeleteChat',
+  'ExportCSV',
+  'ExportReport',
+  'GetChat',
+  'GetSettings',
+  'ListChats',
+  'ListDatasets',
+  'ListModels',
+  'NewChat',
+  'OpenFiles',
+  'Page',
+  'PreviewDataset',
+  'ProfileDataset',
+  'PullModel',
+  'RecentFiles',
+  'RefreshDataset',
+  'RemoveDataset',
+  'RenameChat',
+  'RenameDataset',
+  'RunSQL',
+  'SampleDataset',
+  'SampleQuestions',
+  'SaveSettings',
+  'SchemaNames',
+  'Status',
+  'Version',
+  'WriteReport',
+] as const satisfies readonly (keyof typeof Bindings)[];
+
+export type Method = (typeof METHODS)[number];
+
+export type Unsubscribe = () => void;
+
+/** A way to reach the backend. */
+export interface Transport {
+  readonly kind: 'desktop' | 'web';
+  /** call runs a Go method; it rejects with ApiError. */
+  call(method: Method, args: unknown[]): Promise<unknown>;
+  /** on subscribes to a backend event. */
+  on(name: string, handler: (payload: unknown) => void): Unsubscribe;
+  /** onFileDrop subscribes to files dropped on the window (desktop only). */
+  onFileDrop(handler: (paths: string[]) => void): Unsubscribe;
+}
+
+// ---- Desktop: the Wails bridge -------------------------------------------------
+
+/** The window's bridge: window.go (bound methods) and window.runtime. */
+export class DesktopTransport implements Transport {
+  readonly kind = 'desktop';
+  private readonly drops = new Set<(paths: string[]) => void>();
+
+  async call(method: Method, args: unknown[]): Promise<unknown> {
+    const fn = window.go?.app?.App?.[method];
+    if (typeof fn !== 'function') {
+      throw new ApiError('internal', `${method} is not bound in this window`, 'The app and its frontend do not match: rebuild it (make build).');
+    }
+    try {
+      return await fn(...args);
+    } catch (err) {
+      throw toApiError(err, method);
+    }
+  }
+
+  on(name: string, handler: (payload: unknown) => void): Unsubscribe {
+    const rt = window.runtime;
+    if (!rt) return () => undefined;
+    return rt.EventsOn(name, (payload?: unknown) => handler(payload));
+  }
+
+  onFileDrop(handler: (paths: string[]) => void): Unsubscribe {
+    const rt = window.runtime;
+    if (!rt) return () => undefined;
+    if (this.drops.size === 0) {
+      // One window-wide listener, shared (Wails allows only one).
+      rt.OnFileDrop((_x: number, _y: number, paths: string[]) => {
+        for (const h of [...this.drops]) h(paths);
+      }, false);
+    }
+    this.drops.add(handler);
+    return () => {
+      if (this.drops.delete(handler) && this.drops.size === 0) rt.OnFileDropOff();
+    };
+  }
+}
+
+// ---- Web mode: HTTP + Server-Sent Events -------------------------------------
+
+/** The constructor of EventSource, replaceable in tests. */
+export type EventSourceLike = {
+  addEventListener(type: string, listener: (e: MessageEvent<string>) => void): void;
+  close(): void;
+};
+
+export interface WebOptions {
+  /** The backend's origin; '' means the page's own. */
+  base?: string;
+  fetch?: typeof fetch;
+  eventSource?: (url: string) => EventSourceLike;
+}
+
+/**
+ * Web mode: POST {base}/api/<Method> with a JSON array of the arguments;
+ * events from one EventSource on {base}/api/events, shared by every
+ * subscription (the browser reconnects it by itself).
+ */
+export class WebTransport implements Transport {
+  readonly kind = 'web';
+  private readonly base: string;
+  private readonly fetchFn: typeof fetch;
+  private readonly openEvents: (url: string) => EventSourceLike;
+  private source: EventSourceLike | null = null;
+  private readonly handlers = new Map<string, Set<(payload: unknown) => void>>();
+
+  constructor(o: WebOptions = {}) {
+    this.base = (o.base ?? '').replace(/\/+$/, '');
+    this.fetchFn = o.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.openEvents = o.eventSource ?? ((url) => new EventSource(url));
+  }
+
+  async call(method: Method, args: unknown[]): Promise<unknown> {
+    const url = `${this.base}/api/${method}`;
+    let res: Response;
+    try {
+      res = await this.fetchFn(url, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(args),
+      });
+    } catch (err) {
+      throw new ApiError('unreachable', `Cannot reach the Loupe backend (${method})`,
+        'Start it with `loupe serve` and open the address it prints.', { cause: err });
+    }
+    const text = await res.text();
+    if (!res.ok) {
+      const e = toApiError(text, method);
+      if (e.code === 'internal' && !text.trim().startsWith('{')) {
+        throw new ApiError(res.status === 404 ? 'not_found' : 'internal', `${method}: HTTP ${res.status} ${text.trim()}`.trim(), '', { cause: text });
+      }
+      throw e;
+    }
+    if (text.trim() === '') return null;
+    try {
+      return JSON.parse(text) as unknown;
+    } catch (err) {
+      throw new ApiError('internal', `${method}: the backend sent a reply that is not JSON`, '', { cause: err });
+    }
+  }
+
+  on(name: string, handler: (payload: unknown) => void): Unsubscribe {
+    let set = this.handlers.get(name);
+    if (!set) {
+      set = new Set();
+      this.handlers.set(name, set);
+      this.events().addEventListener(name, (e) => this.dispatch(name, e.data));
+    }
+    set.add(handler);
+    return () => {
+      set.delete(handler);
+    };
+  }
+
+  /** A browser gives no file paths on drop: nothing to subscribe to. */
+  onFileDrop(): Unsubscribe {
+    return () => undefined;
+  }
+
+  private events(): EventSourceLike {
+    this.source ??= this.openEvents(`${this.base}/api/events`);
+    return this.source;
+  }
+
+  private dispatch(name: string, data: string): void {
+    let payload: unknown;
+    try {
+      payload = JSON.parse(data) as unknown;
+    } catch {
+      console.error(`loupe: event ${name} carried data that is not JSON`, data);
+      return;
+    }
+    for (const h of [...(this.handlers.get(name) ?? [])]) h(payload);
+  }
+}
+
+// ---- Choosing one --------------------------------------------------------------
+
+let desktop: DesktopTransport | null = null;
+let web: WebTransport | null = null;
+let override: Transport | null = null;
+
+/** True when the page runs inside the Loupe window, with the Go backend bound. */
+export function isDesktop(): boolean {
+  return typeof window !== 'undefined' && window.go?.app?.App !== undefined;
+}
+
+/**
+ * transport picks the way to the backend at the time of the call: the
+ * Wails bridge when the window injected it, else web mode at the page's
+ * origin (or VITE_LOUPE_API when set, e.g. for `npm run dev`).
+ */
+export function transport(): Transport {
+  if (override) return override;
+  if (isDesktop()) return (desktop ??= new DesktopTransport());
+  const base = (import.meta.env?.VITE_LOUPE_API as string | undefined) ?? '';
+  return (web ??= new WebTransport({ base }));
+}
+
+/** useTransport makes every call go through t (tests); null restores the choice. */
+export function useTransport(t: Transport | null): void {
+  override = t;
+  desktop = null;
+  web = null;
+}

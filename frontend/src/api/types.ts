@@ -1,0 +1,466 @@
+// The shapes the Go backend sends, exactly as its JSON: the app façade's
+// DTOs (app/*.go, camelCase) and the agent's events, outcome and tool
+// displays (agent/events.go, agent/outcome.go, tools/tools.go, snake_case).
+// Timestamps are RFC 3339 strings.
+
+// ---- Data -----------------------------------------------------------------
+
+/** A frequent value of a column and how often it occurs. */
+export interface TopValue {
+  value: string;
+  count: number;
+}
+
+/** A dataset's column and the statistics computed when it was loaded. */
+export interface DatasetColumn {
+  name: string;
+  type: string;
+  nulls: number;
+  /** Approximate. */
+  distinct: number;
+  min?: string;
+  max?: string;
+  top?: TopValue[];
+}
+
+/** A loaded dataset (a table or view in the workspace). */
+export interface Dataset {
+  name: string;
+  /** csv, tsv, parquet, json, xlsx, duckdb, sqlite */
+  kind: string;
+  /** Absolute path of the user's file. */
+  source: string;
+  /** Sheet or table inside the file. */
+  part?: string;
+  rows: number;
+  columns: DatasetColumn[];
+  sizeBytes: number;
+  loadedAt: string;
+  warnings: string[];
+  /** "table" (copied in) or "view" (reads the file). */
+  storage: string;
+}
+
+/** A load:progress event. percent is -1 when unknown. */
+export interface LoadProgress {
+  file: string;
+  table?: string;
+  phase: 'reading' | 'profiling' | 'done' | (string & {});
+  percent: number;
+  rows: number;
+  bytes: number;
+  totalBytes: number;
+}
+
+/** What loading one file gave. */
+export interface LoadReport {
+  file: string;
+  datasets?: Dataset[];
+  error?: ApiErrorShape;
+}
+
+// ---- Query ----------------------------------------------------------------
+
+export interface Column {
+  name: string;
+  type: string;
+}
+
+/** A window of a held result. */
+export interface Page {
+  offset: number;
+  rows: unknown[][];
+}
+
+/**
+ * A query's result: the first page and a reference to page through the rest.
+ * rows is the total the query produced; kept of them are held.
+ */
+export interface QueryResult {
+  ref: string;
+  columns: Column[];
+  rows: number;
+  kept: number;
+  truncated: boolean;
+  elapsedMs: number;
+  page: Page;
+}
+
+export interface SchemaNames {
+  tables: { name: string; columns: string[] }[];
+}
+
+// ---- Tool displays (tools/tools.go) ---------------------------------------
+
+export type DisplayKind = 'text' | 'table' | 'chart' | 'question' | 'profile' | 'verdict' | 'error';
+
+/** A query result held behind ref; preview holds the first rows. */
+export interface ToolTable {
+  ref: string;
+  columns: Column[];
+  /** Total rows of the query. */
+  rows: number;
+  /** Rows held behind ref (≤ rows). */
+  kept: number;
+  truncated: boolean;
+  preview: unknown[][];
+}
+
+/** A Vega-Lite chart with its data inlined. */
+export interface ToolChart {
+  title: string;
+  /** The Vega-Lite spec, data.values injected. */
+  spec: Record<string, unknown>;
+  mark: string;
+  rows: number;
+}
+
+export interface Question {
+  text: string;
+  options?: string[];
+}
+
+/** What the UI shows for a tool's result; kind says which fields are set. */
+export interface ToolDisplay {
+  kind: DisplayKind;
+  text?: string;
+  /** The query behind a table, chart or verdict. */
+  sql?: string;
+  table?: ToolTable;
+  chart?: ToolChart;
+  question?: Question;
+  /** Tool-specific: ProfileData for "profile", VerdictData for "verdict". */
+  data?: unknown;
+}
+
+/** profile_data's display data (tools/profile/stats.go). */
+export interface ProfileData {
+  table: string;
+  rows: number;
+  approx: boolean;
+  columns: ProfileColumn[];
+  elapsed_ms: number;
+}
+
+export interface ProfileColumn {
+  name: string;
+  type: string;
+  kind: 'number' | 'time' | 'text' | 'bool' | 'other';
+  nulls: number;
+  null_pct: number;
+  distinct: number;
+  distinct_approx?: boolean;
+  min?: unknown;
+  max?: unknown;
+  mean?: number;
+  stddev?: number;
+  quantiles?: { p05: number; p25: number; median: number; p75: number; p95: number };
+  negatives?: number;
+  zeros?: number;
+  outliers?: { count: number; low: number; high: number };
+  trues?: number;
+  text?: { min_len: number; max_len: number; empty: number; padded: number };
+  top?: TopValue[];
+  flags?: { code: string; message: string }[];
+}
+
+/** validate_finding's display data (tools/validate/checks.go). */
+export interface VerdictData {
+  finding: string;
+  verdict: string;
+  reasons: string[];
+  rows: number;
+  comparison?: { group: string; measure: string; a: string; b: string; [k: string]: unknown };
+  checks: {
+    name: string;
+    status: string;
+    detail: string;
+    by?: string;
+    subgroups?: { value: string; value_a: number; value_b: number; rows_a: number; rows_b: number; holds: boolean }[];
+  }[];
+  not_checked: string[];
+}
+
+// ---- Agent events and outcome (agent/events.go, agent/outcome.go) ---------
+
+export type AgentEventType =
+  | 'run_started'
+  | 'step_started'
+  | 'text_delta'
+  | 'thinking_delta'
+  | 'text_reset'
+  | 'tool_call'
+  | 'tool_result'
+  | 'chart'
+  | 'question'
+  | 'usage'
+  | 'run_finished';
+
+export type RunStatus = 'done' | 'needs_input' | 'canceled' | 'failed' | 'limit';
+
+export interface Usage {
+  prompt_tokens: number;
+  completion_tokens: number;
+}
+
+/** A tool call as the model made it; arguments as the model wrote them. */
+export interface CallEvent {
+  id: string;
+  name: string;
+  arguments: unknown;
+}
+
+export interface ResultEvent {
+  call_id: string;
+  name: string;
+  /** Evidence reference ("q2", "c1") findings cite. */
+  ref?: string;
+  summary: string;
+  failed?: boolean;
+  /** Not run: canceled, limit, or the turn ended. */
+  skipped?: boolean;
+  display: ToolDisplay;
+  duration_ms: number;
+}
+
+export interface ChartEvent {
+  call_id: string;
+  ref: string;
+  sql?: string;
+  chart: ToolChart;
+}
+
+/** One thing that happened in a run; type says which fields are set. */
+export interface AgentEvent {
+  type: AgentEventType;
+  run_id: string;
+  chat_id?: string;
+  step?: number;
+  at: string;
+  text?: string;
+  call?: CallEvent;
+  result?: ResultEvent;
+  chart?: ChartEvent;
+  question?: Question;
+  usage?: Usage;
+  finished?: Outcome;
+}
+
+export interface Finding {
+  text: string;
+  /** Refs into Outcome.evidence. */
+  evidence?: string[];
+}
+
+export interface Evidence {
+  ref: string;
+  call_id: string;
+  tool: string;
+  purpose?: string;
+  sql?: string;
+  summary: string;
+  table?: ToolTable;
+  chart?: ToolChart;
+}
+
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: unknown;
+}
+
+/** A message of the conversation (agent/llm). */
+export interface Message {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content?: string;
+  thinking?: string;
+  tool_calls?: ToolCall[];
+  tool_call_id?: string;
+  name?: string;
+}
+
+export interface StepTime {
+  step: number;
+  model_ms: number;
+  tools_ms: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+}
+
+export interface ToolTime {
+  step: number;
+  call_id: string;
+  tool: string;
+  ms: number;
+  failed?: boolean;
+}
+
+export interface Meta {
+  steps: number;
+  tool_calls: number;
+  failed_calls: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  duration_ms: number;
+  prompt_chars: number;
+  prompt_tokens_estimate: number;
+  step_times?: StepTime[];
+  tool_times?: ToolTime[];
+  model?: string;
+  provider?: string;
+}
+
+/** What a run produced; complete whatever the status. */
+export interface Outcome {
+  run_id: string;
+  status: RunStatus;
+  /** Why a run stopped early, in plain words with what to do. */
+  reason?: string;
+  answer?: string;
+  summary?: string;
+  findings?: Finding[];
+  /** needs_input only. */
+  question?: Question;
+  evidence?: Evidence[];
+  transcript?: Message[];
+  meta: Meta;
+}
+
+// ---- Chat -------------------------------------------------------------------
+
+export interface ChatSummary {
+  id: string;
+  name: string;
+  created: string;
+  updated: string;
+}
+
+/** One question and the run that answered it (its events as streamed). */
+export interface Turn {
+  question: string;
+  runId: string;
+  events: AgentEvent[];
+  outcome?: Outcome;
+}
+
+export interface Chat extends ChatSummary {
+  turns: Turn[];
+}
+
+/** A run:events batch; the last batch of a run holds run_finished. */
+export interface RunEvents {
+  runId: string;
+  chatId: string;
+  events: AgentEvent[];
+}
+
+// ---- Report -----------------------------------------------------------------
+
+export interface ReportChart {
+  ref: string;
+  /** The SVG document; empty when the chart could not be drawn. */
+  svg: string;
+}
+
+/** A written report: markdown as exported, an HTML fragment with the charts inlined. */
+export interface Report {
+  title: string;
+  markdown: string;
+  html: string;
+  charts: ReportChart[];
+}
+
+/** A report:delta event; reset means discard the text streamed so far. */
+export interface ReportDelta {
+  runId: string;
+  text: string;
+  reset?: boolean;
+}
+
+export type ExportFormat = 'folder' | 'html';
+
+// ---- Settings and status ------------------------------------------------------
+
+export interface Settings {
+  provider: 'ollama' | 'openai';
+  model: string;
+  ollamaURL: string;
+  openaiBaseURL: string;
+  hasAPIKey: boolean;
+  maxSteps: number;
+  timeoutSeconds: number;
+  theme: 'system' | 'light' | 'dark';
+  /** Set when the key is kept in a private file because no OS keychain is available. */
+  apiKeyWarning?: string;
+}
+
+/** What saveSettings takes: apiKey absent keeps the stored key, "" forgets it. */
+export type SettingsUpdate = Settings & { apiKey?: string };
+
+export interface ModelInfo {
+  name: string;
+  tools: boolean;
+  toolsKnown: boolean;
+  contextLength: number;
+  size: number;
+  recommended?: boolean;
+  warning?: string;
+}
+
+/** A model:pull event. */
+export interface PullProgress {
+  name: string;
+  status: string;
+  completed: number;
+  total: number;
+}
+
+export interface Check {
+  ok: boolean;
+  message: string;
+  hint: string;
+}
+
+export interface Status {
+  model: Check;
+  docker: Check;
+}
+
+// ---- Errors and events ---------------------------------------------------------
+
+/** Error codes the backend sends (the set only grows). */
+export type ErrorCode =
+  | 'not_found'
+  | 'refused'
+  | 'sql'
+  | 'timeout'
+  | 'file'
+  | 'model_unreachable'
+  | 'model'
+  | 'no_model'
+  | 'keychain'
+  | 'busy'
+  | 'canceled'
+  | 'invalid'
+  | 'internal'
+  | 'unreachable'
+  | (string & {});
+
+/** An error as the backend sends it. */
+export interface ApiErrorShape {
+  code: ErrorCode;
+  message: string;
+  hint: string;
+}
+
+/** Every backend event and its payload. */
+export interface EventMap {
+  'load:progress': LoadProgress;
+  'datasets:changed': Dataset[];
+  'run:events': RunEvents;
+  'report:delta': ReportDelta;
+  'model:pull': PullProgress;
+  'status:changed': Status;
+}
+
+export type EventName = keyof EventMap;
