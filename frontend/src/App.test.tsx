@@ -1,6 +1,6 @@
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { AgentEvent } from './api';
+import type { AgentEvent, LoadReport, Report } from './api';
 import { App } from './App';
 import { dataset, emit, fake, recordedRun, resetFake } from './test/fakeApi';
 
@@ -25,7 +25,9 @@ function sendEvents(runId: string, chatId: string, events: AgentEvent[], batch =
 
 describe('first run', () => {
   it('welcomes a user with no data, lists the formats, and loads the sample', async () => {
+    fake.sampleQuestions.mockResolvedValue(['Which category sells most?']);
     render(<App />);
+    expect(await screen.findByRole('button', { name: 'Which category sells most?' })).toBeInTheDocument();
     expect(await screen.findByRole('heading', { level: 1, name: 'Loupe' })).toBeInTheDocument();
     const formats = within(screen.getByRole('list', { name: 'Supported formats' }));
     for (const name of ['CSV / TSV', 'Parquet', 'JSON', 'Excel', 'DuckDB', 'SQLite']) {
@@ -42,6 +44,19 @@ describe('first run', () => {
     expect(await screen.findByRole('button', { name: 'Which region has the highest total amount?' })).toBeInTheDocument();
     expect(screen.getByTestId('dataset')).toHaveTextContent('sales');
     expect(screen.getByTestId('dataset')).toHaveTextContent('1,000 rows');
+  });
+
+  it('asking a sample question loads the sample and puts the question in the box', async () => {
+    fake.sampleQuestions.mockResolvedValue(['Which category sells most?']);
+    fake.sampleDataset.mockImplementation(async () => {
+      fake.listDatasets.mockResolvedValue([dataset('orders')]);
+      return [{ file: 'orders.csv', datasets: [dataset('orders')] }];
+    });
+    render(<App />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Which category sells most?' }));
+    const box = await screen.findByRole('textbox', { name: 'Question' });
+    await waitFor(() => expect(box).toHaveValue('Which category sells most?'));
+    expect(fake.ask).not.toHaveBeenCalled();
   });
 
   it('says what to do when no model answers, and the data still opens', async () => {
@@ -62,7 +77,7 @@ describe('first run', () => {
 
 describe('opening files', () => {
   it('shows progress while loading and the error with its hint where the user looks', async () => {
-    let finish!: (v: unknown) => void;
+    let finish!: (v: LoadReport[]) => void;
     fake.openFiles.mockImplementation(() => new Promise((r) => (finish = r)));
     render(<App />);
     // A browser has no native dialog: Ctrl+O asks for paths.
@@ -130,7 +145,7 @@ describe('asking', () => {
     expect(await screen.findByTestId('findings')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /Stop/ })).toBeNull();
 
-    let written!: (v: unknown) => void;
+    let written!: (v: Report) => void;
     fake.writeReport.mockImplementation(() => new Promise((r) => (written = r)));
     fireEvent.click(screen.getByRole('button', { name: /Generate report/ }));
     expect(fake.writeReport).toHaveBeenCalledWith('chat1', 'run1');

@@ -8,23 +8,22 @@ import { Icon } from './common/Icon';
 import { LoupeMark } from './LoupeMark';
 import { ModelBanner } from './chat/ModelBanner';
 
-/** Questions the bundled sample data answers well. */
-export const SAMPLE_QUESTIONS = [
-  'Which agency handles the most requests?',
-  'How did the number of requests change month by month?',
-  'Which complaint types take longest to close?',
-];
-
 /** The first screen, while no data is loaded: open files or try the sample. */
 export function WelcomeScreen() {
   const a = useActions();
   const loading = useStore((s) => Object.keys(s.loads).length > 0);
   const [recent, setRecent] = useState<string[]>([]);
+  const [questions, setQuestions] = useState<string[]>([]);
   useEffect(() => {
     let live = true;
+    // Both are decoration: without them the screen still works.
     api
       .recentFiles()
       .then((r) => live && setRecent(r))
+      .catch(() => undefined);
+    api
+      .sampleQuestions()
+      .then((q) => live && setQuestions(q))
       .catch(() => undefined);
     return () => {
       live = false;
@@ -80,16 +79,18 @@ export function WelcomeScreen() {
         </section>
 
         <aside className="welcome__side">
+          {questions.length > 0 && (
           <section>
             <h3 className="welcome__h3">Try asking the sample</h3>
             <div className="examples examples--column">
-              {SAMPLE_QUESTIONS.map((q) => (
+              {questions.slice(0, 4).map((q) => (
                 <button type="button" key={q} className="example" disabled={loading} onClick={() => void trySample(q)}>
                   {q}
                 </button>
               ))}
             </div>
           </section>
+          )}
           {recent.length > 0 && (
             <section>
               <h3 className="welcome__h3">Recent files</h3>

@@ -5,9 +5,10 @@
 //   vi.mock('../api', async () => (await import('../test/fakeApi')).apiModule());
 //
 // (the path relative to the test file), then import { fake, emit, resetFake }.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { vi } from 'vitest';
+import runChart from './fixtures/run-chart.jsonl?raw';
+import runQuestion from './fixtures/run-question.jsonl?raw';
+import type * as Api from '../api';
 import type { AgentEvent, Dataset } from '../api';
 
 type Handler = (payload: never) => void;
@@ -43,30 +44,31 @@ function build() {
       return () => handlers.get('filedrop')?.delete(wrapped);
     }),
     getVersion: vi.fn(async () => 'test'),
-    listDatasets: vi.fn(async (): Promise<Dataset[]> => []),
-    chooseFiles: vi.fn(async (): Promise<string[]> => []),
-    openFiles: vi.fn(async (paths: string[]) => paths.map((file) => ({ file, datasets: [] }))),
-    recentFiles: vi.fn(async (): Promise<string[]> => []),
-    renameDataset: vi.fn(async () => undefined),
-    refreshDataset: vi.fn(async () => undefined),
-    removeDataset: vi.fn(async () => undefined),
-    previewDataset: vi.fn(),
-    profileDataset: vi.fn(),
-    sampleDataset: vi.fn(async () => []),
-    runSQL: vi.fn(),
-    page: vi.fn(async (_ref: string, offset: number, _limit: number) => ({ offset, rows: [] as unknown[][] })),
-    exportCSV: vi.fn(async () => null),
-    schemaNames: vi.fn(async () => ({ tables: [] as { name: string; columns: string[] }[] })),
-    listChats: vi.fn(async () => []),
-    newChat: vi.fn(async () => ({ id: 'chat1', name: 'New chat', created: new Date().toISOString(), updated: new Date().toISOString() })),
-    renameChat: vi.fn(async () => undefined),
-    deleteChat: vi.fn(async () => undefined),
-    getChat: vi.fn(),
-    ask: vi.fn(async () => ({ runId: 'run1' })),
-    cancel: vi.fn(async () => undefined),
-    writeReport: vi.fn(),
-    exportReport: vi.fn(async () => null),
-    getSettings: vi.fn(async () => ({
+    listDatasets: vi.fn<typeof Api.listDatasets>(async (): Promise<Dataset[]> => []),
+    chooseFiles: vi.fn<typeof Api.chooseFiles>(async (): Promise<string[]> => []),
+    openFiles: vi.fn<typeof Api.openFiles>(async (paths: string[]) => paths.map((file) => ({ file, datasets: [] }))),
+    recentFiles: vi.fn<typeof Api.recentFiles>(async (): Promise<string[]> => []),
+    renameDataset: vi.fn<typeof Api.renameDataset>(async () => undefined),
+    refreshDataset: vi.fn<typeof Api.refreshDataset>(async () => undefined),
+    removeDataset: vi.fn<typeof Api.removeDataset>(async () => undefined),
+    previewDataset: vi.fn<typeof Api.previewDataset>(),
+    profileDataset: vi.fn<typeof Api.profileDataset>(),
+    sampleDataset: vi.fn<typeof Api.sampleDataset>(async () => []),
+    sampleQuestions: vi.fn<typeof Api.sampleQuestions>(async () => []),
+    runSQL: vi.fn<typeof Api.runSQL>(),
+    page: vi.fn<typeof Api.page>(async (_ref: string, offset: number, _limit: number) => ({ offset, rows: [] as unknown[][] })),
+    exportCSV: vi.fn<typeof Api.exportCSV>(async () => null),
+    schemaNames: vi.fn<typeof Api.schemaNames>(async () => ({ tables: [] as { name: string; columns: string[] }[] })),
+    listChats: vi.fn<typeof Api.listChats>(async () => []),
+    newChat: vi.fn<typeof Api.newChat>(async () => ({ id: 'chat1', name: 'New chat', created: new Date().toISOString(), updated: new Date().toISOString() })),
+    renameChat: vi.fn<typeof Api.renameChat>(async () => undefined),
+    deleteChat: vi.fn<typeof Api.deleteChat>(async () => undefined),
+    getChat: vi.fn<typeof Api.getChat>(),
+    ask: vi.fn<typeof Api.ask>(async () => ({ runId: 'run1' })),
+    cancel: vi.fn<typeof Api.cancel>(async () => undefined),
+    writeReport: vi.fn<typeof Api.writeReport>(),
+    exportReport: vi.fn<typeof Api.exportReport>(async () => null),
+    getSettings: vi.fn<typeof Api.getSettings>(async (): Promise<Api.Settings> => ({
       provider: 'ollama' as const,
       model: 'qwen3:8b',
       ollamaURL: 'http://127.0.0.1:11434',
@@ -76,10 +78,10 @@ function build() {
       timeoutSeconds: 300,
       theme: 'system' as const,
     })),
-    saveSettings: vi.fn(async () => undefined),
-    listModels: vi.fn(async () => []),
-    pullModel: vi.fn(async () => undefined),
-    status: vi.fn(async () => ({
+    saveSettings: vi.fn<typeof Api.saveSettings>(async () => undefined),
+    listModels: vi.fn<typeof Api.listModels>(async () => []),
+    pullModel: vi.fn<typeof Api.pullModel>(async () => undefined),
+    status: vi.fn<typeof Api.status>(async () => ({
       model: { ok: true, message: 'qwen3:8b is ready', hint: '' },
       docker: { ok: true, message: 'Docker is available', hint: '' },
     })),
@@ -106,7 +108,7 @@ export function apiModule() {
 
 /** A recorded run (`loupe ask --json` against the fake model) from fixtures/. */
 export function recordedRun(name: 'run-chart' | 'run-question'): AgentEvent[] {
-  const text = readFileSync(join(__dirname, 'fixtures', `${name}.jsonl`), 'utf8');
+  const text = name === 'run-chart' ? runChart : runQuestion;
   return text
     .split('\n')
     .filter((l) => l.trim() !== '')

@@ -1,21 +1,23 @@
-import type { ComponentProps } from 'react';
-import ReactMarkdown from 'react-markdown';
-import remarkGfm from 'remark-gfm';
+import { lazy, Suspense, type ComponentProps } from 'react';
+import type MarkdownView from './MarkdownView';
 
-type Components = ComponentProps<typeof ReactMarkdown>['components'];
+const load = () => import('./MarkdownView');
+const View = lazy(load);
 
-/** Markdown as the model writes it (GitHub flavour); raw HTML is not rendered. */
-export function Markdown({ text, components }: { text: string; components?: Components }) {
-  return (
-    <div className="markdown">
-      <ReactMarkdown remarkPlugins={[remarkGfm]} components={{ a: ExternalLink, ...components }}>
-        {text}
-      </ReactMarkdown>
-    </div>
-  );
+// The renderer is not needed for the first screen: fetch it once the page is idle.
+if (typeof window !== 'undefined') {
+  const idle = window.requestIdleCallback ?? ((f: () => void) => window.setTimeout(f, 200));
+  idle(() => void load());
 }
 
-function ExternalLink(props: ComponentProps<'a'>) {
-  const { node: _node, ...rest } = props as ComponentProps<'a'> & { node?: unknown };
-  return <a {...rest} target="_blank" rel="noreferrer" />;
+/**
+ * Markdown as the model writes it (GitHub flavour); raw HTML is not
+ * rendered. Until the renderer has loaded, the text shows as it is.
+ */
+export function Markdown(props: ComponentProps<typeof MarkdownView>) {
+  return (
+    <Suspense fallback={<div className="markdown markdown--plain">{props.text}</div>}>
+      <View {...props} />
+    </Suspense>
+  );
 }

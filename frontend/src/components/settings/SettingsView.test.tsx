@@ -4,18 +4,19 @@ import { emit, fake, resetFake } from '../../test/fakeApi';
 import { renderWithStore } from '../../test/render';
 import { createStore, initialState } from '../../state/store';
 import { SettingsView } from './SettingsView';
+import type { Settings, SettingsUpdate } from '../../api';
 
 vi.mock('../../api', async () => (await import('../../test/fakeApi')).apiModule());
 
-const settings = {
-  provider: 'ollama' as const,
+const settings: Settings = {
+  provider: 'ollama',
   model: 'qwen3:8b',
   ollamaURL: 'http://127.0.0.1:11434',
   openaiBaseURL: 'https://api.example.com/v1',
   hasAPIKey: true,
   maxSteps: 15,
   timeoutSeconds: 300,
-  theme: 'system' as const,
+  theme: 'system',
 };
 
 function store() {
@@ -48,7 +49,7 @@ describe('SettingsView', () => {
 
   it('saves the provider and limits, sending the API key only when typed and never showing it', async () => {
     let current = settings;
-    fake.saveSettings.mockImplementation(async (s: typeof settings & { apiKey?: string }) => {
+    fake.saveSettings.mockImplementation(async (s: SettingsUpdate) => {
       const { apiKey: _key, ...rest } = s;
       current = { ...rest, hasAPIKey: true };
     });

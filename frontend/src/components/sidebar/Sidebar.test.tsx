@@ -63,7 +63,7 @@ describe('Sidebar', () => {
     const today = new Date();
     today.setHours(12);
     const chats = [chat('a', 'Revenue by region', 0, today), chat('b', 'Churn', 9, today)];
-    fake.getChat.mockResolvedValue({ ...chats[1], turns: [] });
+    fake.getChat.mockResolvedValue({ ...chats[1]!, turns: [] });
     fake.listChats.mockResolvedValue(chats.slice(0, 1));
     const s = createStore({ ...initialState(), datasets: [], chats });
     renderWithStore(<Sidebar />, s);

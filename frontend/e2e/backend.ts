@@ -1,0 +1,152 @@
+// The real backend for one test: the scripted fake model on a free loopback
+// port, and `loupe serve` over a fresh workspace, config and save folder,
+// set to use that model. Stopped (by pid) when the test ends.
+import { test as base, expect, type Page } from '@playwright/test';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { FAKEMODEL_BIN, LOUPE_BIN, REPO, SCREENSHOTS } from './paths';
+
+/** One turn of the fake model (see agent/llm/fake/fakemodel). */
+export interface Turn {
+  content?: string;
+  thinking?: string;
+  chunks?: number;
+  tool_calls?: { name: string; args: Record<string, unknown> }[];
+}
+
+export interface Backend {
+  url: string;
+  saveDir: string;
+  /** Calls a method of the App façade as the web transport does. */
+  call<T>(method: string, ...args: unknown[]): Promise<T>;
+  savedFiles(): string[];
+}
+
+export const test = base.extend<{ script: Turn[]; backend: Backend }>({
+  script: [[{ content: 'No script for this test.' }], { option: true }],
+  backend: async ({ script }, use) => {
+    const dir = mkdtempSync(join(tmpdir(), 'loupe-e2e-'));
+    const procs: ChildProcess[] = [];
+    try {
+      const scriptFile = join(dir, 'script.json');
+      writeFileSync(scriptFile, JSON.stringify(script));
+      const modelAddr = `127.0.0.1:${await freePort()}`;
+      procs.push(start(FAKEMODEL_BIN, ['-addr', modelAddr, '-script', scriptFile], join(dir, 'fakemodel.log')));
+      await waitForPort(modelAddr);
+
+      const saveDir = join(dir, 'saved');
+      mkdirSync(saveDir);
+      const serve = start(
+        LOUPE_BIN,
+        ['serve', '--addr', '127.0.0.1:0', '--workspace', join(dir, 'ws'), '--config', join(dir, 'config'), '--assets', join(REPO, 'frontend', 'dist'), '--save-dir', saveDir],
+        null,
+      );
+      procs.push(serve);
+      const url = await listening(serve);
+      const call = async <T,>(method: string, ...args: unknown[]): Promise<T> => {
+        const res = await fetch(`${url}/api/${method}`, { method: 'POST', body: JSON.stringify(args), headers: { 'content-type': 'application/json' } });
+        const body = await res.text();
+        if (!res.ok) throw new Error(`${method}: ${res.status} ${body}`);
+        return (body === '' ? undefined : JSON.parse(body)) as T;
+      };
+      const settings = await call<Record<string, unknown>>('GetSettings');
+      await call('SaveSettings', { ...settings, provider: 'ollama', model: 'demo', ollamaURL: `http://${modelAddr}` });
+      await use({ url, saveDir, call, savedFiles: () => listFiles(saveDir) });
+    } finally {
+      for (const p of procs.reverse()) {
+        if (p.exitCode === null && p.pid !== undefined) p.kill('SIGTERM');
+      }
+      await Promise.all(procs.map((p) => (p.exitCode === null ? new Promise((r) => p.once('exit', r)) : null)));
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+});
+
+export { expect };
+
+function start(bin: string, args: string[], log: string | null): ChildProcess {
+  const p = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOUPE_WORKSPACE: '' } });
+  const chunks: string[] = [];
+  p.stdout!.on('data', (b: Buffer) => chunks.push(b.toString()));
+  p.stderr!.on('data', (b: Buffer) => chunks.push(b.toString()));
+  p.on('exit', () => {
+    if (log) writeFileSync(log, chunks.join(''));
+  });
+  return p;
+}
+
+function listening(p: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`loupe serve did not start: ${out}`)), 30_000);
+    const onData = (b: Buffer) => {
+      out += b.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    };
+    p.stdout!.on('data', onData);
+    p.stderr!.on('data', (b: Buffer) => (out += b.toString()));
+    p.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`loupe serve exited (${code}): ${out}`));
+    });
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const addr = s.address();
+      s.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+async function waitForPort(addr: string): Promise<void> {
+  const [host, port] = addr.split(':');
+  for (let i = 0; i < 100; i++) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const s = new Socket();
+      s.once('connect', () => {
+        s.destroy();
+        resolve(true);
+      });
+      s.once('error', () => resolve(false));
+      s.connect(Number(port), host!);
+    });
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`nothing listens on ${addr}`);
+}
+
+function listFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    if (e.isDirectory()) out.push(...listFiles(join(dir, e.name)).map((f) => `${e.name}/${f}`));
+    else out.push(e.name);
+  }
+  return out;
+}
+
+/** shot saves a screenshot of the page into e2e/screenshots/NAME.png. */
+export async function shot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+}
+
+/** openByPath opens files the way a browser can: the path dialog. */
+export async function openByPath(page: Page, ...paths: string[]): Promise<void> {
+  await page.keyboard.press('Control+o');
+  await page.getByRole('textbox', { name: 'File paths' }).fill(paths.join('\n'));
+  await page.getByRole('button', { name: 'Open', exact: true }).click();
+}
