@@ -37,20 +37,18 @@ func (r *run) act(ctx context.Context, calls []llm.ToolCall) (ended bool, err er
 	return ended, nil
 }
 
-// call runs one tool call. Unknown tools and tool errors become failed
-// results the model reads; only ctx ending is returned as an error.
+// call runs one tool call. Near-miss tool names are matched and
+// almost-JSON arguments repaired (with a note to the model); unknown tools,
+// unusable arguments and tool errors become failed results the model
+// reads; only ctx ending is returned as an error.
 func (r *run) call(ctx context.Context, call llm.ToolCall) (tools.Result, time.Duration, error) {
 	r.emit(Event{Type: ToolCalled, Call: &CallEvent{ID: call.ID, Name: call.Name, Arguments: encodable(call.Arguments)}})
-	t, ok := r.a.cfg.Tools.Get(call.Name)
-	if !ok {
-		msg := fmt.Sprintf("There is no tool called %q. Use one of: %s.", call.Name, strings.Join(r.a.cfg.Tools.Names(), ", "))
-		return tools.Result{ForModel: msg, Summary: "unknown tool " + call.Name, Failed: true,
-			Display: tools.Display{Kind: tools.KindError, Text: msg}}, 0, nil
+	name, args, note, failure := r.resolve(call)
+	if failure != "" {
+		return tools.Result{ForModel: failure, Summary: oneLine(failure), Failed: true,
+			Display: tools.Display{Kind: tools.KindError, Text: failure}}, 0, nil
 	}
-	args := call.Arguments
-	if len(strings.TrimSpace(string(args))) == 0 {
-		args = json.RawMessage("{}")
-	}
+	t, _ := r.a.cfg.Tools.Get(name)
 	start := time.Now()
 	res, err := t.Run(ctx, args)
 	d := time.Since(start)
@@ -58,12 +56,32 @@ func (r *run) call(ctx context.Context, call llm.ToolCall) (tools.Result, time.D
 		if ctx.Err() != nil {
 			return res, d, ctx.Err()
 		}
-		r.a.log.Error("tool failed", "run", r.in.RunID, "tool", call.Name, "err", err)
-		msg := fmt.Sprintf("The tool %s failed: %v. This is not a problem with your call; try another way or tell the user.", call.Name, err)
+		r.a.log.Error("tool failed", "run", r.in.RunID, "tool", name, "err", err)
+		msg := fmt.Sprintf("The tool %s failed: %v. This is not a problem with your call; try another way or tell the user.", name, err)
 		res = tools.Result{ForModel: msg, Summary: "internal error", Failed: true,
 			Display: tools.Display{Kind: tools.KindError, Text: err.Error()}}
 	}
+	if note != "" {
+		res.ForModel = note + "\n" + res.ForModel
+	}
+	if res.Failed {
+		key := callKey(name, args)
+		if r.repeats[key]++; r.repeats[key] >= 2 {
+			res.ForModel += fmt.Sprintf("\n\nYou have made exactly this call %d times and it failed each time. Do not repeat it: try something different.", r.repeats[key])
+		}
+	}
 	return res, d, nil
+}
+
+// oneLine is s's first line, clipped for a summary.
+func oneLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if len(s) > 120 {
+		s = s[:117] + "..."
+	}
+	return s
 }
 
 // record appends the tool message for res, files evidence, counts

@@ -39,8 +39,11 @@ type Config struct {
 	// TokenBudget bounds prompt+completion tokens per run, as the provider
 	// reports them.
 	TokenBudget int
-	Temperature *float64
-	Logger      *slog.Logger
+	// ContextTokens is the model's context window; 0 asks the provider
+	// (Ollama knows it) and otherwise leaves messages uncompacted.
+	ContextTokens int
+	Temperature   *float64
+	Logger        *slog.Logger
 }
 
 // Agent answers questions. It is safe for concurrent runs.

@@ -52,6 +52,9 @@ type Meta struct {
 	Steps            int         `json:"steps"`
 	ToolCalls        int         `json:"tool_calls"`
 	FailedCalls      int         `json:"failed_calls"`
+	TextCalls        int         `json:"text_calls,omitempty"`    // tool calls recovered from the reply's text
+	TextProtocol     bool        `json:"text_protocol,omitempty"` // the model took no native tools
+	Compacted        int         `json:"compacted,omitempty"`     // messages compacted to fit the context
 	PromptTokens     int         `json:"prompt_tokens"`
 	CompletionTokens int         `json:"completion_tokens"`
 	DurationMS       float64     `json:"duration_ms"`

@@ -22,22 +22,28 @@ type run struct {
 	sink    Sink
 	started time.Time
 
-	msgs     []llm.Message // everything sent to the model
-	runStart int           // msgs[runStart:] is this run's transcript
-	specs    []llm.ToolSpec
-	names    map[string]bool
+	msgs      []llm.Message // everything sent to the model
+	runStart  int           // msgs[runStart:] is this run's transcript
+	specs     []llm.ToolSpec
+	names     map[string]bool
+	toolNames []string       // sorted
+	repeats   map[string]int // failures per call (tool + arguments)
 
 	step     int
-	failures int // consecutive failed tool calls
-	empty    int // empty replies so far
-	nq, nc   int // evidence counters
+	limit    int    // the model's context window in tokens, 0 if unknown
+	textMode bool   // the model takes no native tools: use the text protocol
+	bounce   string // set by recoverCalls: a broken call to send back instead of answering
+	failures int    // consecutive failed tool calls
+	empty    int    // empty replies so far
+	nq, nc   int    // evidence counters
 	evidence []Evidence
 	question *tools.Question
 	meta     Meta
 }
 
 func newRun(a *Agent, in Input, sink Sink) *run {
-	r := &run{a: a, in: in, sink: sink, started: time.Now(), names: map[string]bool{}}
+	r := &run{a: a, in: in, sink: sink, started: time.Now(), names: map[string]bool{}, repeats: map[string]int{}}
+	r.toolNames = a.cfg.Tools.Names()
 	for _, s := range a.cfg.Tools.Specs() {
 		r.specs = append(r.specs, llm.ToolSpec{Name: s.Name, Description: s.Description, Parameters: s.Parameters})
 		r.names[s.Name] = true
@@ -61,6 +67,7 @@ func (r *run) loop(parent context.Context) *Outcome {
 	ctx, cancel := context.WithTimeoutCause(parent, r.a.cfg.Timeout, errTimeLimit)
 	defer cancel()
 	r.prepare()
+	r.limit = r.contextLimit(ctx)
 	max := r.a.cfg.MaxSteps
 	for r.step = 1; r.step <= max; r.step++ {
 		r.emit(Event{Type: StepStarted})
@@ -72,11 +79,18 @@ func (r *run) loop(parent context.Context) *Outcome {
 			r.meta.StepTimes = append(r.meta.StepTimes, st)
 			return r.stopped(ctx, err)
 		}
-		msg := resp.Message
+		msg := r.recoverCalls(resp.Message)
 		msg.Role = llm.Assistant
 		r.msgs = append(r.msgs, msg)
 		if len(msg.ToolCalls) == 0 {
 			r.meta.StepTimes = append(r.meta.StepTimes, st)
+			if r.bounce != "" && r.step < max {
+				r.msgs = append(r.msgs, llm.Message{Role: llm.User, Content: r.bounce})
+				r.bounce = ""
+				r.meta.FailedCalls++
+				continue
+			}
+			r.bounce = ""
 			if strings.TrimSpace(msg.Content) == "" {
 				if r.empty++; r.empty == 1 && r.step < max {
 					r.msgs = append(r.msgs, llm.Message{Role: llm.User, Content: "Your reply was empty. Call a tool or give your final answer."})
@@ -120,14 +134,21 @@ func (r *run) prepare() {
 }
 
 // think is one model call, streamed to the sink. On the last step the
-// model is told to answer now.
+// model is told to answer now. The messages are compacted to the model's
+// context window; a model that refuses tools is switched to the text
+// protocol and asked again.
 func (r *run) think(ctx context.Context, last bool) (llm.Response, error) {
 	msgs := r.msgs
 	if last && r.step > 1 {
 		msgs = append(msgs[:len(msgs):len(msgs)], llm.Message{Role: llm.User,
 			Content: "This is your last step: do not call any tool. Give your final answer now from the results you have, and say what remains unchecked."})
 	}
+	msgs, n := fit(msgs, r.runStart, r.limit)
+	r.meta.Compacted += n
 	req := llm.Request{Model: r.a.cfg.Model, Messages: msgs, Tools: r.specs, Temperature: r.a.cfg.Temperature}
+	if r.textMode {
+		req.Tools, req.Messages = nil, textProtocol(msgs, r.specs)
+	}
 	resp, err := r.a.cfg.Provider.Chat(ctx, req, func(d llm.Delta) {
 		switch {
 		case d.Restart:
@@ -138,6 +159,11 @@ func (r *run) think(ctx context.Context, last bool) (llm.Response, error) {
 			r.emit(Event{Type: ThinkingDelta, Text: d.Thinking})
 		}
 	})
+	if llm.KindOf(err) == llm.ToolsUnsupported && !r.textMode {
+		r.a.log.Info("model takes no tools; using the text protocol", "run", r.in.RunID, "model", r.a.cfg.Model)
+		r.textMode, r.meta.TextProtocol = true, true
+		return r.think(ctx, last)
+	}
 	if err != nil {
 		return resp, err
 	}

@@ -38,9 +38,10 @@ func Tools(ws *workspace.Workspace, store *results.Store) (*tools.Set, error) {
 
 // Options are a run's settings beyond the model.
 type Options struct {
-	MaxSteps    int
-	Timeout     time.Duration
-	TokenBudget int
+	MaxSteps      int
+	Timeout       time.Duration
+	TokenBudget   int
+	ContextTokens int // the model's context window; 0 asks the provider
 }
 
 // Agent builds an agent over ws with the standard tools. It starts
@@ -54,7 +55,7 @@ func Agent(ws *workspace.Workspace, store *results.Store, p llm.Provider, model 
 	go warmCharts()
 	return agent.New(agent.Config{
 		Provider: p, Model: model, Tools: set,
-		MaxSteps: o.MaxSteps, Timeout: o.Timeout, TokenBudget: o.TokenBudget,
+		MaxSteps: o.MaxSteps, Timeout: o.Timeout, TokenBudget: o.TokenBudget, ContextTokens: o.ContextTokens,
 		Logger: slog.Default(),
 	})
 }

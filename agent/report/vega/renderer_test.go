@@ -212,10 +212,13 @@ func TestSVGCancel(t *testing.T) {
 	if err := r.Warm(context.Background()); err != nil {
 		t.Fatal(err)
 	}
+	// Build the spec before the clock starts: on a busy machine building
+	// it can take longer than the cancel delay.
+	big := bigScatter(50000)
 	ctx, cancel = context.WithCancel(context.Background())
 	time.AfterFunc(200*time.Millisecond, cancel)
 	start := time.Now()
-	_, err := r.SVG(ctx, bigScatter(50000))
+	_, err := r.SVG(ctx, big)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
