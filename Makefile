@@ -29,10 +29,14 @@ BINARY  := build/bin/loupe
 # deps may write it during this same make run.
 wails_tags = $(strip $(shell cat .cache/wails-tags 2>/dev/null))
 
-.PHONY: deps bindings build run test test-go test-frontend smoke bench clean
+.PHONY: deps deps-test bindings build run test test-go test-frontend smoke bench clean
 
 deps:
 	@scripts/deps.sh
+
+# deps plus what only the tests need (database servers).
+deps-test:
+	@scripts/deps.sh --test
 
 # The frontend imports the TypeScript bindings Wails generates from App's
 # methods (frontend/wailsjs, not committed). `wails build` regenerates them on
@@ -64,7 +68,7 @@ run: build
 	fi
 	./$(BINARY)
 
-test: deps
+test: deps-test
 	@$(MAKE) --no-print-directory test-go
 	@$(MAKE) --no-print-directory test-frontend
 	@$(MAKE) --no-print-directory smoke

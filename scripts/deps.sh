@@ -103,6 +103,11 @@ packages=(
   xvfb imagemagick xdotool fonts-noto-color-emoji sqlite3
 )
 command -v node >/dev/null || packages+=(nodejs npm)
+# The tests also need database servers for the remote-source suites.
+if [[ ${1:-} == --test ]]; then
+  packages+=(mariadb-server mariadb-client openssl)
+  compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || packages+=(postgresql)
+fi
 apt_install "${packages[@]}"
 printf '%s\n' "$webkit_tags" >"$cache/wails-tags"
 

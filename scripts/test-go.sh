@@ -13,6 +13,15 @@ if [[ -z "${LOUPE_SHARED_DATASETS:-}" ]]; then
   echo "test-go: shared/datasets not found beside the repository; set LOUPE_SHARED_DATASETS" >&2
   exit 1
 fi
+# PostgreSQL and MariaDB on loopback for the remote-source suites (the tests
+# would start them too; starting them here once keeps the packages' runs
+# short). The newest installed PostgreSQL is used when 15 is absent.
+if [[ -z "${LOUPE_PG_BIN:-}" && ! -x /usr/lib/postgresql/15/bin/initdb ]]; then
+  pg=$(compgen -G '/usr/lib/postgresql/*/bin' | sort -V | tail -n 1 || true)
+  [[ -n $pg ]] && export LOUPE_PG_BIN=$pg
+fi
+bash scripts/dbservers.sh start all >/dev/null
+trap 'bash scripts/dbservers.sh stop all >/dev/null 2>&1 || true' EXIT
 tags=$(cat .cache/wails-tags 2>/dev/null || true)
 echo "== go vet"
 go vet ${tags:+-tags "$tags"} ./...
