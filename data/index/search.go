@@ -1,0 +1,188 @@
+package index
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/search/query"
+)
+
+// Hit is a table found for a question.
+type Hit struct {
+	Table Table   // as indexed
+	Score float64 // BM25 over the fields, higher is better; comparable within one search
+	// Columns are the table's columns that match the question, best
+	// first; empty when only the table's name or source matched.
+	Columns []ColumnHit
+}
+
+// ColumnHit is a column that matches the question.
+type ColumnHit struct {
+	Name  string  `json:"name"`
+	Type  string  `json:"type"`
+	Score float64 `json:"score"`
+}
+
+// Options narrow a search.
+type Options struct {
+	K      int    // how many tables; 10 when 0
+	Origin string // only this origin's tables; all when ""
+}
+
+// maxColumnHits bounds the matching columns reported per table.
+const maxColumnHits = 8
+
+// Search returns the tables that best match question, best first, each
+// with its best-matching columns. A question with no searchable word (only
+// stop words) finds nothing.
+func (x *Index) Search(ctx context.Context, question string, o Options) ([]Hit, error) {
+	if o.K <= 0 {
+		o.K = 10
+	}
+	terms := unique(Terms(question))
+	if len(terms) == 0 {
+		return nil, nil
+	}
+	perTerm := make([]query.Query, 0, len(terms))
+	for _, term := range terms {
+		fields := make([]query.Query, 0, len(boosts))
+		for field, boost := range boosts {
+			q := query.NewTermQuery(term)
+			q.SetField(field)
+			q.SetBoost(boost)
+			fields = append(fields, q)
+		}
+		perTerm = append(perTerm, query.NewDisjunctionQuery(fields))
+	}
+	var q query.Query = query.NewDisjunctionQuery(perTerm)
+	if o.Origin != "" {
+		oq := query.NewTermQuery(o.Origin)
+		oq.SetField(fieldOrigin)
+		b := query.NewBooleanQuery(nil, []query.Query{q}, nil)
+		b.SetMinShould(1)
+		b.AddFilter(oq)
+		q = b
+	}
+	req := bleve.NewSearchRequestOptions(q, o.K, 0, false)
+	req.Fields = []string{fieldRecord}
+	res, err := x.bi.SearchInContext(ctx, req)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("search the schema index: %w", err)
+	}
+	weights := x.termWeights(terms)
+	out := make([]Hit, 0, len(res.Hits))
+	for _, h := range res.Hits {
+		raw, _ := h.Fields[fieldRecord].(string)
+		var t Table
+		if err := json.Unmarshal([]byte(raw), &t); err != nil {
+			return nil, fmt.Errorf("decode indexed table %s: %w", h.ID, err)
+		}
+		out = append(out, Hit{Table: t, Score: h.Score, Columns: matchColumns(t, discount(weights, t.Name))})
+	}
+	return out, nil
+}
+
+// termWeights gives each question term an inverse document frequency over
+// the indexed tables, so that a rare word ("citation") outweighs a common
+// one ("name") when columns are ranked.
+func (x *Index) termWeights(terms []string) map[string]float64 {
+	n, _ := x.bi.DocCount()
+	w := make(map[string]float64, len(terms))
+	for _, term := range terms {
+		df := uint64(0)
+		for _, f := range []string{fieldColumns, fieldText, fieldValues} {
+			df = max(df, x.docFreq(f, term))
+		}
+		w[term] = math.Log(1 + (float64(n)+1)/(float64(df)+1))
+	}
+	return w
+}
+
+func (x *Index) docFreq(field, term string) uint64 {
+	d, err := x.bi.FieldDictRange(field, []byte(term), []byte(term))
+	if err != nil {
+		return 0
+	}
+	defer d.Close()
+	e, err := d.Next()
+	if err != nil || e == nil || e.Term != term {
+		return 0
+	}
+	return e.Count
+}
+
+// discount lowers the weight of the terms of the table's own name for
+// ranking its columns: in "customers in Germany", customers names the
+// table, and the column that matters is the one holding Germany.
+func discount(weights map[string]float64, table string) map[string]float64 {
+	own := IdentTerms(table)
+	if len(own) == 0 {
+		return weights
+	}
+	out := make(map[string]float64, len(weights))
+	for t, w := range weights {
+		out[t] = w
+	}
+	for _, t := range own {
+		if w, ok := out[t]; ok {
+			out[t] = w * 0.3
+		}
+	}
+	return out
+}
+
+// matchColumns ranks t's columns by the weighted question terms in their
+// name, description and values.
+func matchColumns(t Table, weights map[string]float64) []ColumnHit {
+	var out []ColumnHit
+	for _, c := range t.Columns {
+		s := overlap(IdentTerms(c.Name), weights, 1.0)
+		if c.Description != "" {
+			s += overlap(IdentTerms(c.Description), weights, 0.5)
+		}
+		for _, v := range c.Values {
+			s += overlap(IdentTerms(v), weights, 0.7)
+		}
+		if s > 0 {
+			out = append(out, ColumnHit{Name: c.Name, Type: c.Type, Score: s})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
+	if len(out) > maxColumnHits {
+		out = out[:maxColumnHits]
+	}
+	return out
+}
+
+// overlap sums the weights of the distinct terms of have found in weights,
+// times factor.
+func overlap(have []string, weights map[string]float64, factor float64) float64 {
+	s := 0.0
+	seen := map[string]bool{}
+	for _, t := range have {
+		if w, ok := weights[t]; ok && !seen[t] {
+			seen[t] = true
+			s += w * factor
+		}
+	}
+	return s
+}
+
+func unique(ss []string) []string {
+	seen := make(map[string]bool, len(ss))
+	out := ss[:0]
+	for _, s := range ss {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
