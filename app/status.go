@@ -3,7 +3,9 @@ package app
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"net/http"
 	"net/url"
@@ -176,6 +178,10 @@ func checkDocker(ctx context.Context, host string) Check {
 	defer cancel()
 	var d net.Dialer
 	conn, err := d.DialContext(ctx, network, addr)
+	if errors.Is(err, fs.ErrPermission) {
+		return Check{Message: "Docker runs, but you may not use it (" + addr + ")",
+			Hint: "Add your user to the docker group (then log in again), or use Docker Desktop."}
+	}
 	if err != nil {
 		return Check{Message: "Docker is not running", Hint: hint}
 	}
