@@ -119,10 +119,10 @@ func sampleWorkspace(ctx context.Context, dir string) (string, error) {
 // opener opens the workspace of each question's database: the folder of
 // that name under root when it exists, else root itself.
 type opener struct {
-	root  string
-	p     llm.Provider
-	model string
-	opts  assemble.Options
+	root   string
+	p      llm.Provider
+	model  string
+	opts   assemble.Options
 	opened []*workspace.Workspace
 }
 
