@@ -13,6 +13,24 @@ type contextSizer interface {
 	ContextLength(ctx context.Context, model string) (int, error)
 }
 
+// toolSupporter is a provider that knows whether a model takes native
+// tools (Ollama).
+type toolSupporter interface {
+	SupportsTools(ctx context.Context, model string) (supported, known bool, err error)
+}
+
+// prefersText reports whether the provider says the model takes no native
+// tools, so the run can use the text protocol from its first step instead
+// of learning it from a refused request.
+func (r *run) prefersText(ctx context.Context) bool {
+	ts, ok := r.a.cfg.Provider.(toolSupporter)
+	if !ok {
+		return false
+	}
+	supported, known, err := ts.SupportsTools(ctx, r.a.cfg.Model)
+	return err == nil && known && !supported
+}
+
 // contextLimit is the model's context window in tokens: Config's, else the
 // provider's, else 0 (unknown: nothing is compacted).
 func (r *run) contextLimit(ctx context.Context) int {

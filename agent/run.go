@@ -68,6 +68,9 @@ func (r *run) loop(parent context.Context) *Outcome {
 	defer cancel()
 	r.prepare()
 	r.limit = r.contextLimit(ctx)
+	if r.prefersText(ctx) {
+		r.textMode, r.meta.TextProtocol = true, true
+	}
 	max := r.a.cfg.MaxSteps
 	for r.step = 1; r.step <= max; r.step++ {
 		r.emit(Event{Type: StepStarted})

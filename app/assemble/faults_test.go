@@ -140,9 +140,11 @@ func outcomeOf(t *testing.T, wire string, f fault) (*agent.Outcome, error) {
 		answer = right + ` As JSON: {"orders": 40}`
 	}
 	turns := f.turns
-	if len(f.models) > 0 && !f.models[0].Tools {
-		// The first request offers tools and is refused before the script
-		// is consulted, but it still counts as a request.
+	if len(f.models) > 0 && !f.models[0].Tools && wire == provider.OpenAI {
+		// OpenAI-compatible servers do not say which models take tools:
+		// the first request offers them and is refused before the script
+		// is consulted, but it still counts as a request. (Ollama's
+		// /api/show says so, and the run starts in the text protocol.)
 		turns = append([]fake.Turn{text("refused")}, turns...)
 	}
 	srv := fake.Start(t, fake.Options{Models: f.models, Respond: func(r fake.Request) fake.Turn {

@@ -145,6 +145,22 @@ func (p *Provider) ContextLength(ctx context.Context, model string) (int, error)
 	return p.numCtx(info), nil
 }
 
+// SupportsTools reports whether the server says model takes native tools
+// (the "tools" capability of /api/show). known is false when the server
+// reports no capabilities at all (older Ollama).
+func (p *Provider) SupportsTools(ctx context.Context, model string) (supported, known bool, err error) {
+	info, err := p.show(ctx, p.model(model))
+	if err != nil || len(info.caps) == 0 {
+		return false, false, err
+	}
+	for _, c := range info.caps {
+		if c == "tools" {
+			return true, true, nil
+		}
+	}
+	return false, true, nil
+}
+
 func (p *Provider) numCtx(info modelInfo) int {
 	if info.contextLength <= 0 {
 		return p.cfg.MaxContext
