@@ -82,7 +82,7 @@ func (a *App) ListModels() ([]ModelInfo, error) {
 		mi := ModelInfo{Name: m.Name, Tools: m.Tools, ToolsKnown: m.ToolsKnown, ContextLength: m.ContextLength,
 			Size: m.Size, Recommended: isRecommended(m.Name)}
 		if m.ToolsKnown && !m.Tools {
-			mi.Warning = "This model does not support tool calling, which Loupe's agent needs: pick another."
+			mi.Warning = "This model has no native tool calling: Loupe falls back to a text protocol, which small models follow less reliably. A recommended model (Qwen3 8B/14B, gpt-oss-20b, Mistral Nemo, Devstral) works better."
 			mi.Recommended = false
 		}
 		out = append(out, mi)
