@@ -10,7 +10,14 @@ import (
 // Schema is what the system prompt says about the data. The caller builds
 // it from the workspace (and, later, from retrieval for the question).
 type Schema struct {
-	Dialect   string // "DuckDB"
+	Dialect string // "DuckDB" (the default), "PostgreSQL", "MySQL", "SQLite"…
+	// Tips replaces the DuckDB SQL tips for another dialect: a few lines,
+	// each starting with "- ".
+	Tips string
+	// Where says where the tables live when that is not the user's
+	// workspace, e.g. "the PostgreSQL database chinook (connection
+	// chinook-pg)"; queries run there.
+	Where     string
 	Tables    []Table
 	JoinPaths []JoinPath
 	// Others counts tables that exist but are not described; the model
@@ -33,6 +40,8 @@ type Column struct {
 	Type    string
 	Samples []string // a few values: top values of low-cardinality columns, else samples
 	Range   string   // "min to max" for numbers and dates, when known
+	// Description is the source's comment on the column, if any.
+	Description string
 }
 
 // JoinPath is a join between two tables known to be valid.
@@ -59,6 +68,9 @@ func systemPrompt(s Schema, o promptOptions) string {
 	b.WriteString("You are Loupe, a careful data analyst. You answer questions about the user's data by exploring it with your tools: you inspect tables, run read-only SQL, profile columns, draw charts and check findings. Every number you state must come from a tool result in this conversation; never answer from general knowledge or guess.\n\n")
 
 	fmt.Fprintf(&b, "## Data (%s SQL)\n", dialect)
+	if s.Where != "" {
+		fmt.Fprintf(&b, "The tables are in %s; your queries run there, read-only.\n", s.Where)
+	}
 	if len(s.Tables) == 0 {
 		b.WriteString("The workspace has no tables yet. Tell the user to open a data file (CSV, Excel, Parquet, JSON, SQLite or DuckDB) first.\n")
 	}
@@ -86,12 +98,16 @@ func systemPrompt(s Schema, o promptOptions) string {
 	}
 
 	b.WriteString("\n## SQL tips (" + dialect + ")\n")
-	b.WriteString(`- One SELECT (or WITH … SELECT) per call, no semicolon. Nothing can be written.
-- Quote identifiers that have capitals, spaces or symbols with double quotes; strings with single quotes.
+	b.WriteString("- One SELECT (or WITH … SELECT) per call, no semicolon. Nothing can be written.\n")
+	if s.Tips != "" {
+		b.WriteString(strings.TrimRight(s.Tips, "\n") + "\n")
+	} else {
+		b.WriteString(`- Quote identifiers that have capitals, spaces or symbols with double quotes; strings with single quotes.
 - LIMIT n, not TOP n. ILIKE for case-insensitive matching. GROUP BY ALL is allowed.
 - Dates: date_trunc('month', d), extract(year FROM d), strftime(d, '%Y-%m'), d - INTERVAL 7 DAY, current_date.
-- Aggregate in SQL: you see at most 30 rows of each result.
 `)
+	}
+	b.WriteString("- Aggregate in SQL: you see at most 30 rows of each result.\n")
 
 	b.WriteString("\n## How to work\n")
 	n := 1
@@ -147,6 +163,9 @@ func writeTable(b *strings.Builder, t Table) {
 			fmt.Fprintf(b, " (%s)", c.Range)
 		case len(c.Samples) > 0:
 			fmt.Fprintf(b, " (e.g. %s)", strings.Join(c.Samples, ", "))
+		}
+		if c.Description != "" {
+			fmt.Fprintf(b, " — %s", c.Description)
 		}
 		b.WriteString("\n")
 	}

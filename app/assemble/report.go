@@ -23,7 +23,7 @@ func Exploration(question string, out *agent.Outcome) report.Exploration {
 		case ev.Chart != nil:
 			exp.Charts = append(exp.Charts, report.Chart{Ref: ev.Ref, Title: ev.Chart.Title, Spec: ev.Chart.Spec, SQL: ev.SQL})
 		case ev.Table != nil:
-			exp.Queries = append(exp.Queries, query(ev, ev.Table))
+			exp.Queries = append(exp.Queries, reportQuery(ev, ev.Table))
 		case ev.Display != nil && ev.Display.Kind == tools.KindVerdict:
 			exp.Notes = append(exp.Notes, "Check of a finding: "+ev.Summary)
 		}
@@ -34,7 +34,7 @@ func Exploration(question string, out *agent.Outcome) report.Exploration {
 	return exp
 }
 
-func query(ev agent.Evidence, t *tools.Table) report.Query {
+func reportQuery(ev agent.Evidence, t *tools.Table) report.Query {
 	q := report.Query{Ref: ev.Ref, Purpose: ev.Purpose, SQL: ev.SQL, Rows: t.Rows}
 	for _, c := range t.Columns {
 		q.Columns = append(q.Columns, report.Column{Name: c.Name, Type: c.Type})

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -14,11 +15,13 @@ import (
 	"github.com/loupeapp/loupe/agent/llm/provider"
 	"github.com/loupeapp/loupe/agent/report"
 	"github.com/loupeapp/loupe/app/assemble"
+	"github.com/loupeapp/loupe/data/remote"
 	"github.com/loupeapp/loupe/data/results"
+	"github.com/loupeapp/loupe/data/secret"
 )
 
 func init() {
-	register(command{"ask", "ask [--workspace DIR] [--provider P] [--model M] [--base-url URL] [--json] [--report DIR] QUESTION",
+	register(command{"ask", "ask [--workspace DIR | --connection NAME] [--provider P] [--model M] [--base-url URL] [--json] [--report DIR] QUESTION",
 		"run the agent on a question; --json prints one event per line", runAsk})
 }
 
@@ -30,6 +33,7 @@ func runAsk(ctx context.Context, e env, args []string) int {
 	fs.StringVar(&cfg.BaseURL, "base-url", cfg.BaseURL, "model server URL (default $LOUPE_BASE_URL, $OLLAMA_HOST or the provider's)")
 	asJSON := fs.Bool("json", false, "print one JSON event per line instead of a readable trace")
 	reportDir := fs.String("report", "", "write the report (report.md, charts, report.html) into this folder")
+	conn := fs.String("connection", "", "ask about a connected database (see loupe connect) instead of the workspace")
 	var o assemble.Options
 	fs.IntVar(&o.MaxSteps, "max-steps", 0, fmt.Sprintf("step limit (default %d)", agent.DefaultMaxSteps))
 	fs.DurationVar(&o.Timeout, "timeout", 0, fmt.Sprintf("time limit for the run (default %s)", agent.DefaultTimeout))
@@ -46,19 +50,33 @@ func runAsk(ctx context.Context, e env, args []string) int {
 	if err != nil {
 		return fail(e, err)
 	}
-	w, err := openWorkspace(ctx, *ws)
-	if err != nil {
-		return fail(e, err)
-	}
-	defer w.Close()
 	store := results.New(results.Config{})
-	a, err := assemble.Agent(w, store, p, cfg.Model, o)
-	if err != nil {
-		return fail(e, err)
-	}
-	sch, err := assemble.WorkspaceSchema(ctx, w)
-	if err != nil {
-		return fail(e, err)
+	var (
+		a   *agent.Agent
+		sch agent.Schema
+	)
+	if *conn != "" {
+		r, err := openConnection(ctx, *conn)
+		if err != nil {
+			return fail(e, err)
+		}
+		defer r.Source.Close()
+		if a, err = assemble.RemoteAgent(r, store, p, cfg.Model, o); err != nil {
+			return fail(e, err)
+		}
+		sch = r.PromptSchema()
+	} else {
+		w, err := openWorkspace(ctx, *ws)
+		if err != nil {
+			return fail(e, err)
+		}
+		defer w.Close()
+		if a, err = assemble.Agent(w, store, p, cfg.Model, o); err != nil {
+			return fail(e, err)
+		}
+		if sch, err = assemble.WorkspaceSchema(ctx, w); err != nil {
+			return fail(e, err)
+		}
 	}
 	trace := &traceSink{w: e.stdout}
 	var sink agent.Sink = trace
@@ -112,4 +130,35 @@ func writeReport(ctx context.Context, e env, p llm.Provider, model, question str
 	}
 	fmt.Fprintf(e.stdout, "Report: %s\n        %s\n", files.Markdown, files.HTML)
 	return nil
+}
+
+// openConnection connects to the saved connection name and discovers its
+// schema. The caller closes the returned source.
+func openConnection(ctx context.Context, name string) (*assemble.Remote, error) {
+	store, keeper, err := connections()
+	if err != nil {
+		return nil, err
+	}
+	p, err := store.Get(name)
+	if err != nil {
+		return nil, err
+	}
+	password := ""
+	if p.Kind != remote.SQLite {
+		pw, _, err := keeper.Get(p.Name)
+		if err != nil && !errors.Is(err, secret.ErrNotFound) {
+			return nil, err
+		}
+		password = pw
+	}
+	src, err := remote.Open(ctx, p, password)
+	if err != nil {
+		return nil, fmt.Errorf("connect to %s: %w", p.Name, err)
+	}
+	sch, err := src.Discover(ctx)
+	if err != nil {
+		src.Close()
+		return nil, fmt.Errorf("read the schema of %s: %w", p.Name, err)
+	}
+	return assemble.NewRemote(p.Name, src, sch), nil
 }
