@@ -73,3 +73,36 @@ func TestAskConnection(t *testing.T) {
 		})
 	}
 }
+
+// A remote result imported into the workspace joins with a local file.
+func TestConnectImportJoinsLocalData(t *testing.T) {
+	connectEnv(t)
+	file, err := filepath.Abs("../../data/remote/sqlite/testdata/Chinook_Sqlite.sqlite")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := run(t, "", "connect", "add", "music", "--path", file); code != ExitOK {
+		t.Fatalf("connect add: %s", errs)
+	}
+	ws := t.TempDir()
+	code, out, errs := run(t, "", "connect", "import", "music", "--workspace", ws, "--as", "genres", "--limit", "10",
+		"SELECT GenreId AS genre_id, Name AS genre FROM Genre ORDER BY GenreId")
+	if code != ExitOK {
+		t.Fatalf("import: %d %s", code, errs)
+	}
+	var line loadLine
+	if err := json.Unmarshal([]byte(out), &line); err != nil || line.Table != "genres" || line.Rows != 10 || len(line.Warnings) == 0 {
+		t.Fatalf("import line %s (%v): want 10 rows and a warning that the limit cut the result", out, err)
+	}
+	local := writeFile(t, t.TempDir(), "likes.csv", "genre_id,likes\n1,50\n2,7\n")
+	if code, _, errs := run(t, "", "load", "--workspace", ws, local); code != ExitOK {
+		t.Fatalf("load: %s", errs)
+	}
+	code, out, errs = run(t, "", "sql", "--workspace", ws, "--json", "SELECT g.genre, l.likes FROM genres g JOIN likes l USING (genre_id) ORDER BY l.likes DESC")
+	if code != ExitOK || !strings.Contains(out, `["Rock",50]`) {
+		t.Errorf("join of imported and local data: %d %s %s", code, out, errs)
+	}
+	if code, _, errs := run(t, "", "connect", "import", "music", "--workspace", ws, "SELECT 1"); code != ExitUsage || !strings.Contains(errs, "--as TABLE") {
+		t.Errorf("missing --as: %d %s", code, errs)
+	}
+}

@@ -22,7 +22,7 @@ import (
 )
 
 func init() {
-	register(command{"connect", "connect add|list|test|remove …", "save, list, test and remove database connections", runConnect})
+	register(command{"connect", "connect add|list|test|remove|import …", "save, list, test and remove database connections; import a query's result", runConnect})
 }
 
 const connectUsage = `Usage:
@@ -32,6 +32,7 @@ const connectUsage = `Usage:
   loupe connect list [--json]
   loupe connect test NAME [--json]
   loupe connect remove NAME
+  loupe connect import NAME --as TABLE [--limit N] [--replace] [--workspace DIR] QUERY
 
 TLS modes: disable, prefer (default), require, verify-full. The password is read from standard
 input with --password-stdin, or asked for on a terminal; it is never a flag. It is kept in the OS
@@ -63,6 +64,8 @@ func runConnect(ctx context.Context, e env, args []string) int {
 		return connectTest(ctx, e, args[1:])
 	case "remove", "rm":
 		return connectRemove(e, args[1:])
+	case "import":
+		return connectImport(ctx, e, args[1:])
 	case "help", "-h", "--help":
 		fmt.Fprint(e.stdout, connectUsage)
 		return ExitOK
