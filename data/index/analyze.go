@@ -1,6 +1,7 @@
 package index
 
 import (
+	"strings"
 	"sync"
 	"unicode"
 	"unicode/utf8"
@@ -194,6 +195,21 @@ func analyzeWith(name, text string) []string {
 	out := make([]string, 0, len(toks))
 	for _, t := range toks {
 		out = append(out, string(t.Term))
+	}
+	return out
+}
+
+// Words splits an identifier into its lower-case words, abbreviations
+// spelled out, nothing dropped or stemmed: "sbCustId" → sb customer id.
+func Words(ident string) []string {
+	toks := identTokenizer{}.Tokenize([]byte(ident))
+	out := make([]string, 0, len(toks))
+	for _, t := range toks {
+		w := strings.ToLower(string(t.Term))
+		if full, ok := abbreviations[w]; ok {
+			w = full
+		}
+		out = append(out, w)
 	}
 	return out
 }

@@ -28,6 +28,9 @@ type Table struct {
 	// Source says where the table came from, briefly: a file name and
 	// sheet, or a connection and database. It is searched, lightly.
 	Source string `json:"source,omitempty"`
+	// Group names where the table came from (a file, a database):
+	// inferred joins within a group are likelier than across groups.
+	Group string `json:"group,omitempty"`
 	// Description is the table's comment or the user's note.
 	Description string `json:"description,omitempty"`
 	// Rows is the row count, or -1 when unknown.
@@ -97,7 +100,7 @@ const (
 // FromDataset describes a loaded dataset for the index: its columns and
 // types, and the frequent values of its low-cardinality text columns.
 func FromDataset(d catalog.Dataset) Table {
-	t := Table{Name: d.Name, Origin: Workspace, Source: filepath.Base(d.Source), Rows: d.Rows,
+	t := Table{Name: d.Name, Origin: Workspace, Source: filepath.Base(d.Source), Group: d.Source, Rows: d.Rows,
 		Version: fmt.Sprintf("%d/%d/%d", d.LoadedAt.UnixNano(), d.Rows, len(d.Columns))}
 	if d.Part != "" {
 		t.Source += " " + d.Part
