@@ -44,20 +44,13 @@ type Options struct {
 	ContextTokens int // the model's context window; 0 asks the provider
 }
 
-// Agent builds an agent over ws with the standard tools. It starts
-// compiling the chart schema in the background (about 0.4 s), so that the
-// first chart does not wait for it.
+// Agent builds an agent over ws with the standard tools.
 func Agent(ws *workspace.Workspace, store *results.Store, p llm.Provider, model string, o Options) (*agent.Agent, error) {
 	set, err := Tools(ws, store)
 	if err != nil {
 		return nil, err
 	}
-	go warmCharts()
-	return agent.New(agent.Config{
-		Provider: p, Model: model, Tools: set,
-		MaxSteps: o.MaxSteps, Timeout: o.Timeout, TokenBudget: o.TokenBudget, ContextTokens: o.ContextTokens,
-		Logger: slog.Default(),
-	})
+	return newAgent(set, p, model, o)
 }
 
 // WorkspaceSchema describes ws's datasets for the agent's prompt.
@@ -67,6 +60,18 @@ func WorkspaceSchema(ctx context.Context, ws *workspace.Workspace) (agent.Schema
 		return agent.Schema{}, fmt.Errorf("list datasets: %w", err)
 	}
 	return Schema(ds), nil
+}
+
+// newAgent builds an agent with set. It starts compiling the chart schema
+// in the background (about 0.4 s), so that the first chart does not wait
+// for it.
+func newAgent(set *tools.Set, p llm.Provider, model string, o Options) (*agent.Agent, error) {
+	go warmCharts()
+	return agent.New(agent.Config{
+		Provider: p, Model: model, Tools: set,
+		MaxSteps: o.MaxSteps, Timeout: o.Timeout, TokenBudget: o.TokenBudget, ContextTokens: o.ContextTokens,
+		Logger: slog.Default(),
+	})
 }
 
 // warmCharts compiles the Vega-Lite schema ahead of the first chart. A

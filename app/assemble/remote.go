@@ -3,7 +3,6 @@ package assemble
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"strings"
 
 	"github.com/loupeapp/loupe/agent"
@@ -82,12 +81,7 @@ func RemoteAgent(r *Remote, store *results.Store, p llm.Provider, model string, 
 	if err != nil {
 		return nil, err
 	}
-	go warmCharts()
-	return agent.New(agent.Config{
-		Provider: p, Model: model, Tools: set,
-		MaxSteps: o.MaxSteps, Timeout: o.Timeout, TokenBudget: o.TokenBudget, ContextTokens: o.ContextTokens,
-		Logger: slog.Default(),
-	})
+	return newAgent(set, p, model, o)
 }
 
 // PromptSchema describes the connected database for the agent's prompt:

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"strings"
@@ -27,16 +28,10 @@ func init() {
 
 func runAsk(ctx context.Context, e env, args []string) int {
 	fs, ws := newFlags("ask", e)
-	cfg := provider.FromEnv(os.Getenv)
-	fs.StringVar(&cfg.Provider, "provider", cfg.Provider, "ollama or openai (default $LOUPE_PROVIDER, else ollama)")
-	fs.StringVar(&cfg.Model, "model", cfg.Model, "model name (default $LOUPE_MODEL)")
-	fs.StringVar(&cfg.BaseURL, "base-url", cfg.BaseURL, "model server URL (default $LOUPE_BASE_URL, $OLLAMA_HOST or the provider's)")
+	cfg, o := agentFlags(fs, "the run")
 	asJSON := fs.Bool("json", false, "print one JSON event per line instead of a readable trace")
 	reportDir := fs.String("report", "", "write the report (report.md, charts, report.html) into this folder")
 	conn := fs.String("connection", "", "ask about a connected database (see loupe connect) instead of the workspace")
-	var o assemble.Options
-	fs.IntVar(&o.MaxSteps, "max-steps", 0, fmt.Sprintf("step limit (default %d)", agent.DefaultMaxSteps))
-	fs.DurationVar(&o.Timeout, "timeout", 0, fmt.Sprintf("time limit for the run (default %s)", agent.DefaultTimeout))
 	pos, err := parse(fs, args)
 	if err != nil {
 		return ExitUsage
@@ -46,7 +41,7 @@ func runAsk(ctx context.Context, e env, args []string) int {
 		fmt.Fprintln(e.stderr, `loupe ask: give a question, e.g. loupe ask --model qwen3:8b "Which region sold most in 2024?"`)
 		return ExitUsage
 	}
-	p, err := provider.Open(cfg)
+	p, err := provider.Open(*cfg)
 	if err != nil {
 		return fail(e, err)
 	}
@@ -61,7 +56,7 @@ func runAsk(ctx context.Context, e env, args []string) int {
 			return fail(e, err)
 		}
 		defer r.Source.Close()
-		if a, err = assemble.RemoteAgent(r, store, p, cfg.Model, o); err != nil {
+		if a, err = assemble.RemoteAgent(r, store, p, cfg.Model, *o); err != nil {
 			return fail(e, err)
 		}
 		sch = r.PromptSchema()
@@ -71,7 +66,7 @@ func runAsk(ctx context.Context, e env, args []string) int {
 			return fail(e, err)
 		}
 		defer w.Close()
-		if a, err = assemble.Agent(w, store, p, cfg.Model, o); err != nil {
+		if a, err = assemble.Agent(w, store, p, cfg.Model, *o); err != nil {
 			return fail(e, err)
 		}
 		if sch, err = assemble.WorkspaceSchema(ctx, w); err != nil {
@@ -100,6 +95,20 @@ func runAsk(ctx context.Context, e env, args []string) int {
 		fmt.Fprintf(e.stderr, "loupe ask: %s: %s\n", out.Status, out.Reason)
 	}
 	return ExitError
+}
+
+// agentFlags adds the model and limit flags that ask and eval share;
+// what names what the time limit bounds. The config starts from the
+// environment (provider.FromEnv).
+func agentFlags(fs *flag.FlagSet, what string) (*provider.Config, *assemble.Options) {
+	cfg := provider.FromEnv(os.Getenv)
+	fs.StringVar(&cfg.Provider, "provider", cfg.Provider, "ollama or openai (default $LOUPE_PROVIDER, else ollama)")
+	fs.StringVar(&cfg.Model, "model", cfg.Model, "model name (default $LOUPE_MODEL)")
+	fs.StringVar(&cfg.BaseURL, "base-url", cfg.BaseURL, "model server URL (default $LOUPE_BASE_URL, $OLLAMA_HOST or the provider's)")
+	var o assemble.Options
+	fs.IntVar(&o.MaxSteps, "max-steps", 0, fmt.Sprintf("step limit (default %d)", agent.DefaultMaxSteps))
+	fs.DurationVar(&o.Timeout, "timeout", 0, fmt.Sprintf("time limit for %s (default %s)", what, agent.DefaultTimeout))
+	return &cfg, &o
 }
 
 // newID returns prefix_<16 hex digits>.

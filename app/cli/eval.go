@@ -10,7 +10,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/loupeapp/loupe/agent"
 	"github.com/loupeapp/loupe/agent/llm"
 	"github.com/loupeapp/loupe/agent/llm/provider"
 	"github.com/loupeapp/loupe/app/assemble"
@@ -28,16 +27,10 @@ func init() {
 
 func runEval(ctx context.Context, e env, args []string) int {
 	fs, ws := newFlags("eval", e)
-	cfg := provider.FromEnv(os.Getenv)
-	fs.StringVar(&cfg.Provider, "provider", cfg.Provider, "ollama or openai (default $LOUPE_PROVIDER, else ollama)")
-	fs.StringVar(&cfg.Model, "model", cfg.Model, "model name (default $LOUPE_MODEL)")
-	fs.StringVar(&cfg.BaseURL, "base-url", cfg.BaseURL, "model server URL")
+	cfg, o := agentFlags(fs, "each question")
 	file := fs.String("questions", "", "questions: JSON Lines ({question, sql | answer, db}) or a CSV in sql-eval's layout")
 	useSample := fs.Bool("sample", false, "use Loupe's bundled sample data and its questions")
 	asJSON := fs.Bool("json", false, "print the results as one JSON object")
-	var o assemble.Options
-	fs.IntVar(&o.MaxSteps, "max-steps", 0, fmt.Sprintf("step limit per question (default %d)", agent.DefaultMaxSteps))
-	fs.DurationVar(&o.Timeout, "timeout", 0, "time limit per question")
 	if _, err := parse(fs, args); err != nil {
 		return ExitUsage
 	}
@@ -45,7 +38,7 @@ func runEval(ctx context.Context, e env, args []string) int {
 		fmt.Fprintln(e.stderr, "loupe eval: give --questions FILE or --sample (not both), e.g. loupe eval --model qwen3:8b --sample")
 		return ExitUsage
 	}
-	p, err := provider.Open(cfg)
+	p, err := provider.Open(*cfg)
 	if err != nil {
 		return fail(e, err)
 	}
@@ -71,7 +64,7 @@ func runEval(ctx context.Context, e env, args []string) int {
 			return fail(e, err)
 		}
 	}
-	o2 := &opener{root: dir, p: p, model: cfg.Model, opts: o}
+	o2 := &opener{root: dir, p: p, model: cfg.Model, opts: *o}
 	defer o2.close()
 	progress := func(r eval.Result) {
 		if !*asJSON {
