@@ -155,7 +155,7 @@ test.describe('SQL console', () => {
     // Table names complete from the loaded datasets.
     const option = page.locator('.cm-tooltip-autocomplete li', { hasText: 'service_requests' });
     await expect(option).toBeVisible();
-    await page.keyboard.press('Enter');
+    await option.click();
     await page.keyboard.type(' GROUP BY agency ORDER BY n DESC');
     await expect(editor).toContainText('FROM service_requests GROUP BY agency');
     await page.keyboard.press('Control+Enter');

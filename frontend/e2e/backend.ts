@@ -26,17 +26,23 @@ export interface Backend {
   savedFiles(): string[];
 }
 
-export const test = base.extend<{ script: Turn[]; backend: Backend }>({
-  script: [[{ content: 'No script for this test.' }], { option: true }],
+/** A fake model's script. (An object: Playwright reads an array option as [value, options].) */
+export interface Script {
+  turns: Turn[];
+}
+
+export const test = base.extend<{ script: Script; backend: Backend }>({
+  script: [{ turns: [{ content: 'No script for this test.' }] }, { option: true }],
   backend: async ({ script }, use) => {
     const dir = mkdtempSync(join(tmpdir(), 'loupe-e2e-'));
     const procs: ChildProcess[] = [];
     try {
       const scriptFile = join(dir, 'script.json');
-      writeFileSync(scriptFile, JSON.stringify(script));
+      writeFileSync(scriptFile, JSON.stringify(script.turns));
       const modelAddr = `127.0.0.1:${await freePort()}`;
-      procs.push(start(FAKEMODEL_BIN, ['-addr', modelAddr, '-script', scriptFile], join(dir, 'fakemodel.log')));
-      await waitForPort(modelAddr);
+      const model = start(FAKEMODEL_BIN, ['-addr', modelAddr, '-script', scriptFile], join(dir, 'fakemodel.log'));
+      procs.push(model);
+      await waitForPort(modelAddr, model);
 
       const saveDir = join(dir, 'saved');
       mkdirSync(saveDir);
@@ -68,9 +74,12 @@ export const test = base.extend<{ script: Turn[]; backend: Backend }>({
 
 export { expect };
 
+const output = new WeakMap<ChildProcess, string[]>();
+
 function start(bin: string, args: string[], log: string | null): ChildProcess {
   const p = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LOUPE_WORKSPACE: '' } });
   const chunks: string[] = [];
+  output.set(p, chunks);
   p.stdout!.on('data', (b: Buffer) => chunks.push(b.toString()));
   p.stderr!.on('data', (b: Buffer) => chunks.push(b.toString()));
   p.on('exit', () => {
@@ -111,7 +120,7 @@ function freePort(): Promise<number> {
   });
 }
 
-async function waitForPort(addr: string): Promise<void> {
+async function waitForPort(addr: string, p: ChildProcess): Promise<void> {
   const [host, port] = addr.split(':');
   for (let i = 0; i < 100; i++) {
     const ok = await new Promise<boolean>((resolve) => {
@@ -126,12 +135,18 @@ async function waitForPort(addr: string): Promise<void> {
     if (ok) return;
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error(`nothing listens on ${addr}`);
+  throw new Error(`nothing listens on ${addr}: ${(output.get(p) ?? []).join('')}`);
 }
 
 function listFiles(dir: string): string[] {
   const out: string[] = [];
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return out; // an export's temporary folder, renamed away meanwhile
+  }
+  for (const e of entries) {
     if (e.isDirectory()) out.push(...listFiles(join(dir, e.name)).map((f) => `${e.name}/${f}`));
     else out.push(e.name);
   }
@@ -146,6 +161,8 @@ export async function shot(page: Page, name: string): Promise<void> {
 
 /** openByPath opens files the way a browser can: the path dialog. */
 export async function openByPath(page: Page, ...paths: string[]): Promise<void> {
+  // The shortcut is the app's once it has drawn its first screen.
+  await expect(page.getByTestId('statusbar')).toBeVisible();
   await page.keyboard.press('Control+o');
   await page.getByRole('textbox', { name: 'File paths' }).fill(paths.join('\n'));
   await page.getByRole('button', { name: 'Open', exact: true }).click();

@@ -1,12 +1,13 @@
 // Fake-model scripts for the e2e tests: what the model "says", turn by
 // turn (one turn per chat request). The data is e2e/fixtures/
 // service_requests.csv, a made-up sample of 1,000 city service requests.
-import type { Turn } from './backend';
+import type { Script } from './backend';
 
 const bySQL = 'SELECT agency, count(*) AS requests FROM service_requests GROUP BY agency ORDER BY requests DESC LIMIT 8';
 
 /** Explore, chart, answer with findings; then write the report. */
-export const agencies: Turn[] = [
+export const agencies: Script = {
+  turns: [
   { thinking: 'Look at the table first.', tool_calls: [{ name: 'describe_table', args: { table: 'service_requests' } }] },
   { content: 'Counting the requests per agency.', tool_calls: [{ name: 'run_sql', args: { sql: bySQL, purpose: 'requests per agency' } }] },
   {
@@ -36,10 +37,12 @@ export const agencies: Turn[] = [
     content:
       '# DOF fields most service requests\n\n## Summary\n\nDOF handled the most requests in this sample, DOT came second.\n\n## Findings\n\n{{chart:c1}}\n\n{{table:q1}}\n\n## Method\n\nOne aggregate query over service_requests (q1).',
   },
-];
+  ],
+};
 
 /** Ask which period is meant; after the answer, one query and an answer. */
-export const clarify: Turn[] = [
+export const clarify: Script = {
+  turns: [
   { tool_calls: [{ name: 'ask_user', args: { question: 'Which borough do you mean?', options: ['BROOKLYN', 'QUEENS', 'All boroughs'] } }] },
   {
     tool_calls: [
@@ -50,10 +53,12 @@ export const clarify: Turn[] = [
     ],
   },
   { content: 'Across all boroughs the requests are spread fairly evenly.\n\nFindings:\n- No borough has more than a quarter of the requests [q1]' },
-];
+  ],
+};
 
 /** A query that runs for many seconds, to be stopped. */
-export const slow: Turn[] = [
+export const slow: Script = {
+  turns: [
   {
     content: 'This needs a big scan.',
     tool_calls: [
@@ -64,4 +69,5 @@ export const slow: Turn[] = [
     ],
   },
   { content: 'Done.' },
-];
+  ],
+};

@@ -159,7 +159,7 @@ describe('asking', () => {
         charts: [{ ref: 'c1', svg: '<svg xmlns="http://www.w3.org/2000/svg"></svg>' }],
       }),
     );
-    const img = screen.getByRole('img', { name: '311 requests by agency' });
+    const img = await screen.findByRole('img', { name: '311 requests by agency' });
     expect(img.getAttribute('src')).toMatch(/^data:image\/svg\+xml/);
 
     fake.exportReport.mockResolvedValue('/home/me/report');

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { ChatView } from './components/chat/ChatView';
+import { ChatView, showsWelcome } from './components/chat/ChatView';
 import * as api from './api';
 import { Notices } from './components/common/Notices';
 import { PathDialog } from './components/common/PathDialog';
@@ -29,6 +29,7 @@ export function App({ store: given }: { store?: Store }) {
 
 function Shell() {
   const view = useStore((s) => s.view);
+  const welcome = useStore(showsWelcome);
   const theme = useStore((s) => s.settings?.theme);
   useTheme(theme);
   useShortcuts();
@@ -38,9 +39,12 @@ function Shell() {
       <Sidebar />
       <main className="main">
         <MainView view={view} />
-        <div className="main__tray">
-          <LoadPanel />
-        </div>
+        {/* The welcome screen shows loads in place, where the user clicked. */}
+        {!welcome && (
+          <div className="main__tray">
+            <LoadPanel />
+          </div>
+        )}
         {dragging && <DropOverlay />}
       </main>
       <StatusBar />

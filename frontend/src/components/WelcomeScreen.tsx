@@ -7,6 +7,7 @@ import { useStore } from '../state/store';
 import { Icon } from './common/Icon';
 import { LoupeMark } from './LoupeMark';
 import { ModelBanner } from './chat/ModelBanner';
+import { LoadPanel } from './sidebar/LoadPanel';
 
 /** The first screen, while no data is loaded: open files or try the sample. */
 export function WelcomeScreen() {
@@ -66,6 +67,9 @@ export function WelcomeScreen() {
             <button type="button" className="button" onClick={() => void trySample()} disabled={loading}>
               <Icon name="sparkle" size={15} /> Try the sample data
             </button>
+          </div>
+          <div className="open-data__loads">
+            <LoadPanel />
           </div>
           <ul className="formats" aria-label="Supported formats">
             {DATA_FORMATS.map((format) => (

@@ -16,7 +16,7 @@ export function loadVega() {
  * A Vega-Lite chart drawn by vega-embed, sized to its container, with
  * PNG and SVG export. spec has its data inlined.
  */
-export function ChartView({ spec, title }: { spec: unknown; title?: string }) {
+export function ChartView({ spec, title }: { spec: unknown; title?: string | undefined }) {
   const el = useRef<HTMLDivElement>(null);
   const view = useRef<Result | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -76,7 +76,8 @@ export function ChartView({ spec, title }: { spec: unknown; title?: string }) {
         <div className="chart__canvas" ref={el} data-testid="chart" />
       )}
       <figcaption className="chart__bar">
-        {title && <span className="chart__title">{title}</span>}
+        {/* The spec draws its own title; a caption would repeat it. */}
+        <span className="chart__title">{title && !specHasTitle(spec) ? title : ''}</span>
         <span className="chart__actions">
           <button type="button" className="chip" disabled={!ready} onClick={() => void save('png')}>
             <Icon name="download" size={13} /> PNG
@@ -88,6 +89,15 @@ export function ChartView({ spec, title }: { spec: unknown; title?: string }) {
       </figcaption>
     </figure>
   );
+}
+
+function specHasTitle(spec: unknown): boolean {
+  try {
+    const s: unknown = typeof spec === 'string' ? JSON.parse(spec) : spec;
+    return typeof s === 'object' && s !== null && 'title' in s && Boolean((s as { title: unknown }).title);
+  } catch {
+    return false;
+  }
 }
 
 function dataRows(spec: Record<string, unknown>): number {

@@ -1,7 +1,7 @@
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import type { AgentEvent, Dataset } from '../../api';
 import { useActions } from '../../state/actions';
-import { useStore } from '../../state/store';
+import { useStore, type AppState } from '../../state/store';
 import { ErrorNote } from '../common/ErrorNote';
 import { Icon } from '../common/Icon';
 import { WelcomeScreen } from '../WelcomeScreen';
@@ -21,6 +21,7 @@ export function ChatView() {
   const askError = useStore((s) => s.askErrors[s.chatId ?? '']);
   const datasets = useStore((s) => s.datasets);
   const chat = useStore((s) => s.chats.find((c) => c.id === s.chatId));
+  const welcome = useStore(showsWelcome);
   const scroller = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
   const running = runId !== undefined;
@@ -39,7 +40,7 @@ export function ChatView() {
   const waiting = lastEvents.some((e) => e.type === 'run_finished' && e.finished?.status === 'needs_input');
   const empty = !turns || turns.length === 0;
 
-  if (empty && datasets !== null && datasets.length === 0 && chatId === null) {
+  if (empty && welcome) {
     return <WelcomeScreen />;
   }
 
@@ -78,7 +79,7 @@ export function ChatView() {
       </div>
       <div className="chat__bottom">
         <div className="chat__column">
-          <ModelBanner />
+          <ModelBanner compact />
           {askError && (
             <ErrorNote
               title="The question was not sent"
@@ -104,6 +105,11 @@ export function ChatView() {
       </div>
     </div>
   );
+}
+
+/** showsWelcome says whether the main area shows the welcome screen: no data, no conversation. */
+export function showsWelcome(s: AppState): boolean {
+  return s.view.kind === 'chat' && s.chatId === null && s.datasets !== null && s.datasets.length === 0;
 }
 
 function AskEmpty({ datasets, onPick }: { datasets: Dataset[]; onPick: (q: string) => void }) {

@@ -6,21 +6,23 @@ import { Icon } from '../common/Icon';
  * Says what to do when no model answers, and that everything without a
  * model (loading, preview, SQL, charts) still works.
  */
-export function ModelBanner() {
+export function ModelBanner({ compact = false }: { compact?: boolean }) {
   const model = useStore((s) => s.status?.model);
   const a = useActions();
   if (!model || model.ok) return null;
   return (
-    <div className="banner" role="status" data-testid="model-banner">
+    <div className={compact ? 'banner banner--compact' : 'banner'} role="status" data-testid="model-banner">
       <Icon name="warning" className="banner__icon" />
       <div className="banner__body">
-        <div className="banner__title">No model to answer questions yet</div>
-        <div>{model.message}</div>
+        <div className="banner__title">{compact ? model.message : 'No model to answer questions yet'}</div>
+        {!compact && <div>{model.message}</div>}
         {model.hint && <div className="banner__hint">{model.hint}</div>}
-        <div className="banner__more">
-          Start Ollama and pull a model, or add an API key for a hosted model. Opening files, previews, the SQL
-          console and charts work without one.
-        </div>
+        {!compact && (
+          <div className="banner__more">
+            Start Ollama and pull a model, or add an API key for a hosted model. Opening files, previews, the SQL
+            console and charts work without one.
+          </div>
+        )}
       </div>
       <div className="banner__actions">
         <button type="button" className="button button--small" onClick={() => a.show({ kind: 'settings' })}>

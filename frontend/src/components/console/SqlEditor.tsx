@@ -1,6 +1,6 @@
 // The SQL editor: CodeMirror 6 with DuckDB-flavoured SQL highlighting and
 // completion of table and column names. Loaded on demand (React.lazy).
-import { autocompletion, closeBrackets, closeBracketsKeymap, completionKeymap } from '@codemirror/autocomplete';
+import { autocompletion, closeBrackets, closeBracketsKeymap } from '@codemirror/autocomplete';
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { PostgreSQL, sql, type SQLNamespace } from '@codemirror/lang-sql';
 import { bracketMatching, indentOnInput, syntaxHighlighting } from '@codemirror/language';
@@ -85,7 +85,8 @@ export default function SqlEditor({ value, nonce, schema, onChange, onRun }: Sql
               },
             ]),
           ),
-          keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, ...completionKeymap, indentWithTab]),
+          // autocompletion() brings its own keymap (Enter/Tab accept), ahead of these.
+          keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, indentWithTab]),
           EditorView.lineWrapping,
           EditorView.updateListener.of((u) => {
             if (u.docChanged) callbacks.current.onChange(u.state.doc.toString());

@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fake, resetFake } from '../../test/fakeApi';
 import { renderWithStore } from '../../test/render';
-import { DataGrid, PAGE_SIZE, ROW_HEIGHT, type GridSource } from './DataGrid';
+import { DataGrid, MAX_SCROLL_PX, PAGE_SIZE, ROW_HEIGHT, scrollTopFor, scrollWindow, type GridSource } from './DataGrid';
 
 vi.mock('../../api', async () => (await import('../../test/fakeApi')).apiModule());
 
@@ -36,7 +36,7 @@ describe('DataGrid', () => {
     expect(screen.getByTestId('grid-count')).toHaveTextContent('1,000,000 rows');
     // The first page is fetched (the preview is shorter than a page) — never the whole result.
     await waitFor(() => expect(fake.page).toHaveBeenCalledWith('r1', 0, PAGE_SIZE));
-    expect(await screen.findByText('name 25')).toBeInTheDocument();
+    expect(await screen.findByText('name 20')).toBeInTheDocument();
     const rendered = screen.getAllByRole('row').length;
     expect(rendered).toBeLessThan(60);
     expect(screen.getByText('NULL')).toHaveClass('grid__td--null');
@@ -45,7 +45,7 @@ describe('DataGrid', () => {
     const scroller = screen.getByTestId('grid');
     fake.page.mockClear();
     await act(async () => {
-      scroller.scrollTop = 500_000 * ROW_HEIGHT;
+      scroller.scrollTop = scrollTopFor(MILLION, 500_000, 400 - ROW_HEIGHT);
       fireEvent.scroll(scroller);
     });
     await waitFor(() => expect(fake.page).toHaveBeenCalledWith('r1', 500_000 - (500_000 % PAGE_SIZE), PAGE_SIZE));
@@ -54,6 +54,24 @@ describe('DataGrid', () => {
       expect(Math.abs((call[1] as number) - 500_000)).toBeLessThan(2 * PAGE_SIZE);
     }
     expect(await screen.findByText('name 500001')).toBeInTheDocument();
+  });
+
+  it('keeps the scrolled content short enough to draw precisely, and reaches every row', () => {
+    const viewport = 374;
+    const top = scrollWindow(MILLION, 0, viewport);
+    expect(top).toMatchObject({ topRow: 0, first: 0, blockTop: 0, contentHeight: MAX_SCROLL_PX });
+    const bottom = scrollWindow(MILLION, MAX_SCROLL_PX - viewport, viewport);
+    expect(bottom.last).toBe(MILLION - 1);
+    // The last row ends exactly at the bottom of the content.
+    expect(bottom.blockTop + (bottom.last - bottom.first + 1) * ROW_HEIGHT).toBeCloseTo(MAX_SCROLL_PX, 6);
+    // Rows are always drawn next to the viewport, never millions of pixels away.
+    for (const t of [1, 12_345, 2_000_000, MAX_SCROLL_PX - viewport]) {
+      const w = scrollWindow(MILLION, t, viewport);
+      expect(Math.abs(w.blockTop - t)).toBeLessThan(20 * ROW_HEIGHT);
+    }
+    // Small results scroll one pixel per pixel.
+    expect(scrollWindow(1000, 260, viewport)).toMatchObject({ topRow: 10, contentHeight: 26_000 });
+    expect(scrollTopFor(1000, 10, viewport)).toBe(260);
   });
 
   it('copies a selected range as tab-separated text', async () => {

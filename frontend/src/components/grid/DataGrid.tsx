@@ -1,5 +1,4 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import * as api from '../../api';
 import { cellText, formatCount, rows as rowsText } from '../../format';
 import { useActions } from '../../state/actions';
@@ -21,9 +20,15 @@ export interface GridSource {
 
 export const ROW_HEIGHT = 26;
 export const PAGE_SIZE = 200;
-// Browsers stop growing an element past ~33.5 M px; past this many rows the
-// grid says so instead of breaking.
-const MAX_ROWS = Math.floor(30_000_000 / ROW_HEIGHT);
+/**
+ * The tallest the scrolled content gets. Browsers draw in float32 far from
+ * the origin: past a few million pixels text lands off its row (at 26 M px
+ * the error is 2 px). Taller results scroll through a scaled window instead:
+ * each scrolled pixel moves several rows' worth, and the rows are always
+ * drawn near the viewport.
+ */
+export const MAX_SCROLL_PX = 4_000_000;
+const OVERSCAN = 8;
 
 interface Cell {
   r: number;
@@ -57,7 +62,9 @@ export function DataGrid({
   const [failed, setFailed] = useState<string | null>(null);
   const [anchor, setAnchor] = useState<Cell | null>(null);
   const [focus, setFocus] = useState<Cell | null>(null);
-  const count = Math.min(source.kept, MAX_ROWS);
+  const count = source.kept;
+  const [scrollTop, setScrollTop] = useState(0);
+  const [viewport, setViewport] = useState(height ?? 320);
 
   // A new source starts from its preview.
   useEffect(() => {
@@ -95,19 +102,30 @@ export function DataGrid({
   const template = `${gutter}px ${widths.map((w) => `${w}px`).join(' ')}`;
   const innerWidth = gutter + widths.reduce((a, b) => a + b, 0);
 
-  const virt = useVirtualizer({
-    count,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 12,
-    initialRect: { width: 800, height: height ?? 320 },
-  });
-  const items = virt.getVirtualItems();
-  const first = items[0]?.index ?? 0;
-  const last = items[items.length - 1]?.index ?? -1;
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const measure = () => setViewport(Math.max(ROW_HEIGHT, el.clientHeight - ROW_HEIGHT));
+    measure();
+    if (typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(measure);
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+
+  const win = scrollWindow(count, scrollTop, viewport);
+  const first = win.first;
+  const last = win.last;
   useEffect(() => {
     for (let p = Math.floor(first / PAGE_SIZE); p <= Math.floor(last / PAGE_SIZE); p++) fetchPage(p);
   }, [first, last, fetchPage]);
+
+  const scrollToRow = (r: number) => {
+    const el = scroller.current;
+    if (!el) return;
+    if (r < win.topRow) el.scrollTop = scrollTopFor(count, r, viewport);
+    else if (r >= win.topRow + Math.floor(viewport / ROW_HEIGHT)) el.scrollTop = scrollTopFor(count, r - Math.floor(viewport / ROW_HEIGHT) + 1, viewport);
+  };
 
   const rowAt = (i: number): unknown[] | undefined =>
     pages.current.get(Math.floor(i / PAGE_SIZE))?.[i % PAGE_SIZE] ?? source.preview?.[i];
@@ -164,7 +182,7 @@ export function DataGrid({
     };
     setFocus(next);
     if (!e.shiftKey) setAnchor(next);
-    virt.scrollToIndex(next.r);
+    scrollToRow(next.r);
   };
 
   const exportCSV = async () => {
@@ -205,6 +223,7 @@ export function DataGrid({
         aria-rowcount={count + 1}
         aria-colcount={source.columns.length}
         onKeyDown={onKey}
+        onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
         data-testid="grid"
       >
         <div style={{ width: innerWidth, minWidth: '100%' }}>
@@ -217,15 +236,19 @@ export function DataGrid({
               </span>
             ))}
           </div>
-          <div style={{ height: virt.getTotalSize(), position: 'relative' }}>
-            {items.map((it) => {
-              const row = rowAt(it.index);
+          {/* The visible rows, stacked in one block placed at the viewport. */}
+          <div style={{ height: win.contentHeight, position: 'relative' }}>
+            <div className="grid__window" style={{ top: win.blockTop }}>
+            {rowIndexes(first, last).map((index) => {
+              const row = rowAt(index);
+              const it = { index };
               return (
                 <div
-                  key={it.key}
+                  key={index}
                   role="row"
+                  aria-rowindex={index + 2}
                   className={it.index % 2 ? 'grid__row grid__row--odd' : 'grid__row'}
-                  style={{ gridTemplateColumns: template, transform: `translateY(${it.start}px)`, height: ROW_HEIGHT }}
+                  style={{ gridTemplateColumns: template, height: ROW_HEIGHT }}
                 >
                   <span className="grid__gutter">{it.index + 1}</span>
                   {source.columns.map((col, c) => {
@@ -252,17 +275,58 @@ export function DataGrid({
                 </div>
               );
             })}
+            </div>
           </div>
         </div>
       </div>
-      {source.kept > MAX_ROWS && (
-        <div className="grid__note">
-          Showing the first {formatCount(MAX_ROWS)} rows; narrow the query or export CSV for the rest.
-        </div>
-      )}
       {failed && <div className="grid__note grid__note--error">Could not fetch rows: {failed}</div>}
     </div>
   );
+}
+
+/** Where the rows are drawn for a scroll position. */
+export interface ScrollWindow {
+  /** Height of the scrolled content (≤ MAX_SCROLL_PX). */
+  contentHeight: number;
+  /** The row at the top of the viewport. */
+  topRow: number;
+  /** Rows drawn, overscan included. */
+  first: number;
+  last: number;
+  /** Offset of row `first` in the content. */
+  blockTop: number;
+}
+
+/**
+ * scrollWindow maps a scroll position to the rows to draw. Up to
+ * MAX_SCROLL_PX of rows scroll one pixel per pixel; beyond, the scroll range
+ * is scaled onto the rows and the drawn block follows the viewport.
+ */
+export function scrollWindow(count: number, scrollTop: number, viewport: number): ScrollWindow {
+  const total = count * ROW_HEIGHT;
+  const content = Math.min(total, MAX_SCROLL_PX);
+  const maxScroll = Math.max(0, content - viewport);
+  const top = Math.min(Math.max(0, scrollTop), maxScroll);
+  const virtualTop = total === content || maxScroll === 0 ? top : (top / maxScroll) * (total - viewport);
+  const topRow = Math.min(Math.max(0, count - 1), Math.floor(virtualTop / ROW_HEIGHT));
+  const first = Math.max(0, topRow - OVERSCAN);
+  const last = Math.min(count - 1, topRow + Math.ceil(viewport / ROW_HEIGHT) + OVERSCAN);
+  const blockTop = top - (virtualTop - first * ROW_HEIGHT);
+  return { contentHeight: content, topRow, first, last, blockTop };
+}
+
+/** scrollTopFor is the scroll position that puts row at the top. */
+export function scrollTopFor(count: number, row: number, viewport: number): number {
+  const total = count * ROW_HEIGHT;
+  const content = Math.min(total, MAX_SCROLL_PX);
+  if (total === content) return row * ROW_HEIGHT;
+  return ((row * ROW_HEIGHT) / (total - viewport)) * (content - viewport);
+}
+
+function rowIndexes(first: number, last: number): number[] {
+  const out: number[] = [];
+  for (let i = first; i <= last; i++) out.push(i);
+  return out;
 }
 
 const numeric = /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|UHUGEINT|FLOAT|DOUBLE|REAL|DECIMAL)/i;
