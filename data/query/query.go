@@ -240,7 +240,7 @@ func collect(rows driver.Rows, lim Limits, countAll bool) (res *Result, more boo
 		row := make([]any, len(dest))
 		for i, v := range dest {
 			row[i] = normalize(v, res.Columns[i].Type)
-			bytes += size(row[i])
+			bytes += Size(row[i])
 		}
 		res.Rows = append(res.Rows, row)
 		res.RowCount++

@@ -160,8 +160,9 @@ func plural(n int64, unit string) string {
 	return fmt.Sprintf("%d %ss", n, unit)
 }
 
-// size estimates the bytes a value adds to a result.
-func size(v any) int {
+// Size estimates the bytes a JSON-ready value adds to a result; the byte
+// caps of local and remote queries count with it.
+func Size(v any) int {
 	switch x := v.(type) {
 	case nil:
 		return 1
@@ -170,13 +171,13 @@ func size(v any) int {
 	case []any:
 		n := 2
 		for _, e := range x {
-			n += size(e) + 1
+			n += Size(e) + 1
 		}
 		return n
 	case map[string]any:
 		n := 2
 		for k, e := range x {
-			n += len(k) + size(e) + 4
+			n += len(k) + Size(e) + 4
 		}
 		return n
 	}

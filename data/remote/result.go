@@ -34,7 +34,7 @@ func Collect(ctx context.Context, s Source, text string, lim query.Limits) (*que
 			kept := make([]any, len(row))
 			copy(kept, row)
 			for _, v := range kept {
-				bytes += Size(v)
+				bytes += query.Size(v)
 			}
 			res.Rows = append(res.Rows, kept)
 			return nil

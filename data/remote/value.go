@@ -149,25 +149,3 @@ func elementType(typ string) string {
 	return ""
 }
 
-// Size estimates the bytes a normalized value adds to a result.
-func Size(v any) int {
-	switch x := v.(type) {
-	case nil:
-		return 1
-	case string:
-		return len(x) + 2
-	case []any:
-		n := 2
-		for _, e := range x {
-			n += Size(e) + 1
-		}
-		return n
-	case map[string]any:
-		n := 2
-		for k, e := range x {
-			n += len(k) + Size(e) + 4
-		}
-		return n
-	}
-	return 8
-}

@@ -262,7 +262,7 @@ func (s *suite) caps(t *testing.T) {
 	size := 0
 	for _, r := range res.Rows[:len(res.Rows)-1] {
 		for _, v := range r {
-			size += remote.Size(v)
+			size += query.Size(v)
 		}
 	}
 	if size >= 2000 {
