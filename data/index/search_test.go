@@ -20,7 +20,7 @@ func TestRanking(t *testing.T) {
 	}{
 		{"Which customers live in Germany?", "customers", "country"},          // a frequent value
 		{"total invoiced per billing city", "invoices", "BillingCity"},        // camelCase columns
-		{"What quantity of each track was invoiced?", "invoice_lines", "qty"},     // qty spelled out
+		{"What quantity of each track was invoiced?", "invoice_lines", "qty"}, // qty spelled out
 		{"Which jazz tracks are longest?", "genres", "name"},                  // a value of another table
 		{"Average temperature per device", "sensor_readings", "temp_c"},       // temp spelled out
 		{"When was each employee hired, by department?", "employees", "dept"}, // hired → hire, dept

@@ -186,8 +186,18 @@ func idLike(name string) bool {
 	case "id", "key", "code", "number", "uuid", "pk", "fk", "ref", "reference":
 		return true
 	}
-	return len(last) <= 4 && strings.HasSuffix(last, "id") // aid, pid, cid
+	// aid, pid, paperid: an unsplit name ending in id, but not a word
+	return strings.HasSuffix(last, "id") && len(last) > 2 && !idWords[last]
 }
+
+// idWords are English words that end in "id" without being ids.
+var idWords = map[string]bool{"paid": true, "unpaid": true, "prepaid": true, "valid": true, "invalid": true,
+	"void": true, "avoid": true, "fluid": true, "rapid": true, "solid": true, "humid": true, "liquid": true,
+	"android": true, "acid": true, "hybrid": true, "squid": true, "pyramid": true, "said": true, "laid": true,
+	"maid": true, "raid": true, "rigid": true, "vivid": true, "lucid": true, "timid": true, "candid": true,
+	"splendid": true, "morbid": true, "torrid": true, "stupid": true, "orchid": true, "thyroid": true,
+	"steroid": true, "asteroid": true, "covid": true, "braid": true, "afraid": true, "bid": true, "lid": true,
+	"kid": true, "grid": true, "rid": true, "hid": true}
 
 // keys returns t's key columns: the declared primary key (single column),
 // else id-like columns whose values are all distinct.

@@ -76,7 +76,7 @@ func TestWords(t *testing.T) {
 		referent string
 	}{
 		{"customer_id", true, "customer"}, {"CustomerId", true, "customer"}, {"aid", true, ""},
-		{"sbCustId", true, "customer"}, {"order_no", false, ""}, {"paid", true, ""}, {"name", false, ""},
+		{"sbCustId", true, "customer"}, {"order_no", false, ""}, {"paid", false, ""}, {"name", false, ""}, {"paperid", true, ""},
 		{"category_code", true, "category"}, {"StatusKey", true, "status"},
 	} {
 		if got := idLike(tc.name); got != tc.idLike {

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+	"time"
 
+	"github.com/loupeapp/loupe/data/catalog"
 	"github.com/loupeapp/loupe/data/index"
 )
 
@@ -113,6 +115,26 @@ func SyntheticQuestions(n int, seed uint64) []string {
 		e := strings.ReplaceAll(entities[r.IntN(len(entities))], "_", " ")
 		a := attrs[r.IntN(len(attrs))]
 		out[i] = fmt.Sprintf(forms[r.IntN(len(forms))], m, e+"s", a)
+	}
+	return out
+}
+
+// SyntheticDatasets is Synthetic as catalog records, for a workspace whose
+// catalog holds thousands of datasets without their data.
+func SyntheticDatasets(n int, seed uint64) []catalog.Dataset {
+	ts := Synthetic(n, seed)
+	out := make([]catalog.Dataset, len(ts))
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i, t := range ts {
+		d := catalog.Dataset{Name: t.Name, Kind: "parquet", Source: "/data/warehouse/" + t.Source, Rows: t.Rows, Storage: "view", LoadedAt: at}
+		for _, c := range t.Columns {
+			cc := catalog.Column{Name: c.Name, Type: c.Type, Distinct: c.Distinct}
+			for _, v := range c.Values {
+				cc.Top = append(cc.Top, catalog.Value{Value: v, Count: t.Rows / int64(len(c.Values))})
+			}
+			d.Columns = append(d.Columns, cc)
+		}
+		out[i] = d
 	}
 	return out
 }

@@ -1,0 +1,343 @@
+package assemble
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/loupeapp/loupe/agent"
+	"github.com/loupeapp/loupe/data/catalog"
+	"github.com/loupeapp/loupe/data/index"
+	"github.com/loupeapp/loupe/data/joins"
+	"github.com/loupeapp/loupe/data/workspace"
+	"github.com/loupeapp/loupe/tools"
+)
+
+// Budget bounds the data section of the system prompt.
+type Budget struct {
+	// Tables is how many tables are described; 10 when 0.
+	Tables int
+	// Tokens is the data section's size, estimated as the agent
+	// estimates; 3,000 when 0.
+	Tokens int
+	// ListOthers is how many other tables may be listed one line each;
+	// past it they are only counted. 30 when 0.
+	ListOthers int
+}
+
+func (b Budget) withDefaults() Budget {
+	if b.Tables <= 0 {
+		b.Tables = 10
+	}
+	if b.Tokens <= 0 {
+		b.Tokens = 3000
+	}
+	if b.ListOthers <= 0 {
+		b.ListOthers = 30
+	}
+	return b
+}
+
+// Meta is what retrieval chose, for the run's metadata and the trace.
+type Meta struct {
+	Tables      []Retrieved `json:"tables"`       // described, in prompt order
+	Bridges     int         `json:"bridges"`      // of them, added because they join two others
+	Total       int         `json:"total_tables"` // datasets in the workspace
+	Listed      int         `json:"listed"`       // other tables given one line each
+	Others      int         `json:"others"`       // other tables only counted
+	JoinPaths   int         `json:"join_paths"`
+	Trimmed     bool        `json:"trimmed"`     // columns or tables were cut to fit the budget
+	DataTokens  int         `json:"data_tokens"` // the data section, estimated
+	// PromptTokens is the whole system prompt, estimated with no tools
+	// on offer (the run's own metadata counts its tools' lines too).
+	PromptTokens int     `json:"prompt_tokens"`
+	ElapsedMS    float64 `json:"elapsed_ms"`
+}
+
+// Retrieved is a table chosen for the prompt.
+type Retrieved struct {
+	Name    string   `json:"name"`
+	Score   float64  `json:"score"`             // 0 for bridges and small workspaces
+	Columns []string `json:"columns,omitempty"` // the columns matching the question
+}
+
+// Retrieve builds the data section of the agent's prompt for question:
+// the best-matching tables (budget.Tables), the tables that join them,
+// their relevant columns, the join paths known among them, and one line
+// per other table when there are few — all within budget.Tokens. It syncs
+// idx with the workspace first (cheap when nothing changed); with a nil
+// idx it searches an index built in memory for the call.
+func Retrieve(ctx context.Context, ws *workspace.Workspace, idx *index.Index, question string, budget Budget) (agent.Schema, Meta, error) {
+	start := time.Now()
+	b := budget.withDefaults()
+	ds, err := ws.Datasets(ctx)
+	if err != nil {
+		return agent.Schema{}, Meta{}, fmt.Errorf("list datasets: %w", err)
+	}
+	tables := index.FromDatasets(ds)
+	if idx == nil {
+		if idx, err = index.OpenMem(); err != nil {
+			return agent.Schema{}, Meta{}, err
+		}
+		defer idx.Close()
+	}
+	if _, err := idx.Sync(ctx, index.Workspace, tables); err != nil {
+		return agent.Schema{}, Meta{}, fmt.Errorf("update the schema index: %w", err)
+	}
+	meta := Meta{Total: len(ds)}
+	chosen, err := choose(ctx, ws, idx, tables, question, b, &meta)
+	if err != nil {
+		return agent.Schema{}, Meta{}, err
+	}
+	byName := make(map[string]catalog.Dataset, len(ds))
+	tabByName := make(map[string]index.Table, len(tables))
+	for i, d := range ds {
+		byName[d.Name] = d
+		tabByName[d.Name] = tables[i]
+	}
+	var picked []index.Table
+	for _, r := range chosen {
+		picked = append(picked, tabByName[r.Name])
+	}
+	paths, err := finderFor(ws).Find(ctx, picked)
+	if err != nil {
+		return agent.Schema{}, Meta{}, fmt.Errorf("find join paths: %w", err)
+	}
+	s := agent.Schema{Dialect: "DuckDB"}
+	keyCols := map[string]map[string]bool{}
+	for _, p := range paths {
+		s.JoinPaths = append(s.JoinPaths, agent.JoinPath{From: p.From, FromColumn: p.FromColumn, To: p.To, ToColumn: p.ToColumn, Confidence: p.Confidence, Declared: p.Declared})
+		mark(keyCols, p.From, p.FromColumn)
+		mark(keyCols, p.To, p.ToColumn)
+	}
+	for _, r := range chosen {
+		s.Tables = append(s.Tables, describe(byName[r.Name], r.Columns, keyCols[r.Name], wideColumns))
+	}
+	in := map[string]bool{}
+	for _, r := range chosen {
+		in[r.Name] = true
+	}
+	var others []agent.Table
+	for _, d := range ds {
+		if !in[d.Name] {
+			others = append(others, agent.Table{Name: d.Name, Rows: d.Rows, Source: sourceOf(d)})
+		}
+	}
+	if len(others) <= b.ListOthers {
+		s.Tables = append(s.Tables, others...)
+		meta.Listed = len(others)
+	} else {
+		s.Others = len(others)
+		meta.Others = len(others)
+	}
+	meta.Tables = chosen
+	s = fit(s, chosen, byName, keyCols, b.Tokens, &meta)
+	meta.JoinPaths = len(s.JoinPaths)
+	meta.DataTokens = dataTokens(s)
+	meta.PromptTokens = agent.PromptTokens(s, noTools, agent.DefaultMaxSteps)
+	meta.ElapsedMS = float64(time.Since(start).Microseconds()) / 1000
+	return s, meta, nil
+}
+
+// choose picks the tables to describe: all of a small workspace, else the
+// best hits with the tables that join them.
+func choose(ctx context.Context, ws *workspace.Workspace, idx *index.Index, tables []index.Table, question string, b Budget, meta *Meta) ([]Retrieved, error) {
+	hits, err := idx.Search(ctx, question, index.Options{K: max(b.Tables*2, 20), Origin: index.Workspace})
+	if err != nil {
+		return nil, err
+	}
+	var out []Retrieved
+	seen := map[string]bool{}
+	for _, h := range hits {
+		r := Retrieved{Name: h.Table.Name, Score: h.Score}
+		for _, c := range h.Columns {
+			r.Columns = append(r.Columns, c.Name)
+		}
+		out = append(out, r)
+		seen[r.Name] = true
+	}
+	if len(tables) <= b.Tables {
+		for _, t := range tables {
+			if !seen[t.Name] {
+				out = append(out, Retrieved{Name: t.Name})
+			}
+		}
+		return out, nil
+	}
+	// The best few hits, then the tables that join them (which a
+	// question rarely names), then the other hits.
+	const head = 5
+	names := make([]string, 0, len(out))
+	for _, r := range out[:min(head, len(out))] {
+		names = append(names, r.Name)
+	}
+	bridges := linksFor(ws, tables).Bridges(names, 3)
+	meta.Bridges = len(bridges)
+	merged := append([]Retrieved(nil), out[:min(head, len(out))]...)
+	bridged := map[string]bool{}
+	for _, n := range bridges {
+		merged = append(merged, Retrieved{Name: n})
+		bridged[n] = true
+	}
+	for _, r := range out[min(head, len(out)):] {
+		if !bridged[r.Name] {
+			merged = append(merged, r)
+		}
+	}
+	if len(merged) > b.Tables {
+		merged = merged[:b.Tables]
+	}
+	return merged, nil
+}
+
+// wideColumns is how many columns a table shows before only the relevant
+// ones are kept.
+const wideColumns = 25
+
+// describe shows d with all its columns when it has at most limit, else
+// the matching ones, the join keys and the first few, saying how many are
+// left out.
+func describe(d catalog.Dataset, matched []string, keys map[string]bool, limit int) agent.Table {
+	t := agent.Table{Name: d.Name, Rows: d.Rows, Source: sourceOf(d)}
+	if len(d.Columns) <= limit {
+		for _, c := range d.Columns {
+			t.Columns = append(t.Columns, column(c))
+		}
+		return t
+	}
+	keep := map[string]bool{}
+	for _, m := range matched {
+		keep[m] = true
+	}
+	for k := range keys {
+		keep[k] = true
+	}
+	for i, c := range d.Columns {
+		if len(keep) >= limit && !keep[c.Name] {
+			continue
+		}
+		if keep[c.Name] || i < limit/3 {
+			keep[c.Name] = true
+		}
+	}
+	for _, c := range d.Columns {
+		if keep[c.Name] {
+			t.Columns = append(t.Columns, column(c))
+		}
+	}
+	t.Description = fmt.Sprintf("Showing %d of %d columns; describe_table lists all.", len(t.Columns), len(d.Columns))
+	return t
+}
+
+// fit trims s until its data section fits tokens: first the one-line
+// list of other tables becomes a count, then the lowest-ranked tables
+// lose their unmatched columns and samples, then they are dropped (the
+// first is always kept).
+func fit(s agent.Schema, chosen []Retrieved, byName map[string]catalog.Dataset, keys map[string]map[string]bool, tokens int, meta *Meta) agent.Schema {
+	if dataTokens(s) <= tokens {
+		return s
+	}
+	meta.Trimmed = true
+	if meta.Listed > 0 {
+		s.Tables = s.Tables[:len(chosen)]
+		s.Others, meta.Others, meta.Listed = meta.Listed, meta.Listed, 0
+	}
+	for i := len(chosen) - 1; i >= 0 && dataTokens(s) > tokens; i-- {
+		s.Tables[i] = describe(byName[chosen[i].Name], chosen[i].Columns, keys[chosen[i].Name], 8)
+		for j := range s.Tables[i].Columns {
+			s.Tables[i].Columns[j].Samples = nil
+		}
+	}
+	for len(s.Tables) > 1 && dataTokens(s) > tokens {
+		last := s.Tables[len(s.Tables)-1].Name
+		s.Tables = s.Tables[:len(s.Tables)-1]
+		s.Others++
+		s.JoinPaths = dropPaths(s.JoinPaths, last)
+	}
+	meta.Others = s.Others
+	meta.Tables = chosen[:min(len(s.Tables), len(chosen))]
+	return s
+}
+
+func dropPaths(ps []agent.JoinPath, table string) []agent.JoinPath {
+	out := ps[:0]
+	for _, p := range ps {
+		if p.From != table && p.To != table {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// noTools is an empty tool set, for estimating prompts.
+var noTools, _ = tools.NewSet()
+
+// baseTokens is the prompt without data, for telling the data section's
+// size: the difference, less the line an empty workspace gets.
+var baseTokens = sync.OnceValue(func() int {
+	return agent.PromptTokens(agent.Schema{Dialect: "DuckDB", Tables: []agent.Table{{}}}, noTools, agent.DefaultMaxSteps)
+})
+
+// dataTokens estimates the data section of s (tables and join paths) the
+// way the agent estimates its prompt.
+func dataTokens(s agent.Schema) int {
+	return agent.PromptTokens(s, noTools, agent.DefaultMaxSteps) - baseTokens()
+}
+
+func mark(m map[string]map[string]bool, table, col string) {
+	if m[table] == nil {
+		m[table] = map[string]bool{}
+	}
+	m[table][col] = true
+}
+
+func sourceOf(d catalog.Dataset) string {
+	src := d.Source[strings.LastIndexAny(d.Source, `/\`)+1:]
+	if d.Part != "" {
+		src += " (" + d.Part + ")"
+	}
+	return src
+}
+
+// Per-workspace caches: join checks and the link map, both keyed so that
+// a change of datasets is noticed.
+var (
+	cacheMu sync.Mutex
+	finders = map[string]*joins.Finder{}
+	links   = map[string]linkCache{}
+)
+
+type linkCache struct {
+	key   string
+	links *joins.Links
+}
+
+func finderFor(ws *workspace.Workspace) *joins.Finder {
+	cacheMu.Lock()
+	defer cacheMu.Unlock()
+	f := finders[ws.Engine.Dir()]
+	if f == nil {
+		f = joins.NewFinder(&joins.DuckChecker{DB: ws.Engine.DB()})
+		finders[ws.Engine.Dir()] = f
+	}
+	return f
+}
+
+func linksFor(ws *workspace.Workspace, tables []index.Table) *joins.Links {
+	var k strings.Builder
+	for _, t := range tables {
+		k.WriteString(t.Name)
+		k.WriteString(t.Version)
+	}
+	key := k.String()
+	cacheMu.Lock()
+	defer cacheMu.Unlock()
+	if c, ok := links[ws.Engine.Dir()]; ok && c.key == key {
+		return c.links
+	}
+	l := joins.NewLinks(tables)
+	links[ws.Engine.Dir()] = linkCache{key: key, links: l}
+	return l
+}
