@@ -42,14 +42,14 @@ func (b Budget) withDefaults() Budget {
 
 // Meta is what retrieval chose, for the run's metadata and the trace.
 type Meta struct {
-	Tables      []Retrieved `json:"tables"`       // described, in prompt order
-	Bridges     int         `json:"bridges"`      // of them, added because they join two others
-	Total       int         `json:"total_tables"` // datasets in the workspace
-	Listed      int         `json:"listed"`       // other tables given one line each
-	Others      int         `json:"others"`       // other tables only counted
-	JoinPaths   int         `json:"join_paths"`
-	Trimmed     bool        `json:"trimmed"`     // columns or tables were cut to fit the budget
-	DataTokens  int         `json:"data_tokens"` // the data section, estimated
+	Tables     []Retrieved `json:"tables"`       // described, in prompt order
+	Bridges    int         `json:"bridges"`      // of them, added because they join two others
+	Total      int         `json:"total_tables"` // datasets in the workspace
+	Listed     int         `json:"listed"`       // other tables given one line each
+	Others     int         `json:"others"`       // other tables only counted
+	JoinPaths  int         `json:"join_paths"`
+	Trimmed    bool        `json:"trimmed"`     // columns or tables were cut to fit the budget
+	DataTokens int         `json:"data_tokens"` // the data section, estimated
 	// PromptTokens is the whole system prompt, estimated with no tools
 	// on offer (the run's own metadata counts its tools' lines too).
 	PromptTokens int     `json:"prompt_tokens"`
