@@ -1,0 +1,338 @@
+package agent
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/loupeapp/loupe/agent/llm"
+)
+
+// Past is one stored message of a conversation, as History reads it.
+type Past struct {
+	Role    llm.Role // llm.User or llm.Assistant
+	Content string   // the user's words; the answer, its partial text, or the question the agent asked
+	// Status is an answer's status in the store: "complete", "needs_input",
+	// "failed" or "interrupted" (an answer still generating is left out).
+	Status string
+	Error  string     // why an answer failed or stopped
+	Calls  []PastCall // an answer's finished tool calls, in order
+}
+
+// PastCall is a finished tool call of an earlier answer.
+type PastCall struct {
+	Name      string
+	Arguments string // as the model wrote them, usually a JSON object
+	Result    string // as the model read it (stored capped)
+	Failed    bool
+	Skipped   bool // answered "not run": left out of the history
+}
+
+// History defaults (seed 004: the last 10 messages, tool arguments and
+// results cut to about 200 characters).
+const (
+	DefaultRecentMessages = 10
+	DefaultCallChars      = 200
+	// DefaultHistoryTokens bounds the history when the model's context
+	// window is unknown.
+	DefaultHistoryTokens = 4000
+)
+
+// HistoryOptions shape History; zero fields take the defaults.
+type HistoryOptions struct {
+	Recent    int // messages shown in detail
+	CallChars int // characters each tool call's arguments and result are cut to
+	MaxTokens int // the history's budget, as estimateMessages counts
+}
+
+// HistoryBudget is the share of a model's context window (in tokens) the
+// history of a follow-up may take: a quarter, leaving the rest to the
+// system prompt, the run's own steps and the reply. 0 (unknown) gives
+// DefaultHistoryTokens.
+func HistoryBudget(contextTokens int) int {
+	if contextTokens <= 0 {
+		return DefaultHistoryTokens
+	}
+	return max(contextTokens/4, 256)
+}
+
+// History builds the History of a follow-up question from the stored
+// messages before it, oldest first. The last o.Recent messages are shown
+// in detail: the user's words as written, each answer with a note of its
+// tool calls (arguments and results cut to o.CallChars) so that "same but
+// for 2023" can reuse the earlier SQL. Older messages are summarized: the
+// user's words kept, each answer cut to its opening and its last query.
+// When the result is over o.MaxTokens it is compacted further, in order:
+// shorter summaries, the older questions as one list, tool results left
+// out, answers cut, and finally the oldest messages dropped (saying how
+// many). Tool calls are written as text, never as native calls, so the
+// history is valid for every provider and survives the run's own
+// compaction (fit).
+func History(past []Past, o HistoryOptions) []llm.Message {
+	if o.Recent <= 0 {
+		o.Recent = DefaultRecentMessages
+	}
+	if o.CallChars <= 0 {
+		o.CallChars = DefaultCallChars
+	}
+	if o.MaxTokens <= 0 {
+		o.MaxTokens = DefaultHistoryTokens
+	}
+	msgs := usable(past)
+	if len(msgs) == 0 {
+		return nil
+	}
+	split := max(len(msgs)-o.Recent, 0)
+	if split > 0 && msgs[split].Role == llm.Assistant {
+		split-- // keep an answer with its question
+	}
+	older, recent := msgs[:split], msgs[split:]
+	var out []llm.Message
+	for _, sh := range shapes {
+		out = render(older, recent, o, sh)
+		if estimateMessages(out) <= o.MaxTokens {
+			return out
+		}
+	}
+	return dropOldest(older, recent, o)
+}
+
+// usable leaves out answers still generating and empty messages.
+func usable(past []Past) []Past {
+	out := make([]Past, 0, len(past))
+	for _, p := range past {
+		if p.Role != llm.User && p.Role != llm.Assistant || p.Status == "generating" {
+			continue
+		}
+		if strings.TrimSpace(p.Content) == "" && len(p.Calls) == 0 && p.Error == "" {
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// shape is one level of compaction.
+type shape struct {
+	olderAnswer int  // characters of an older answer's summary
+	olderSQL    bool // an older answer's summary names its last query
+	collapse    bool // the older questions become one list, their answers left out
+	results     bool // recent tool calls show their results
+	answerCut   int  // recent answers cut to this many characters (0: whole)
+}
+
+var shapes = []shape{
+	{olderAnswer: 200, olderSQL: true, results: true},
+	{olderAnswer: 100, results: true},
+	{collapse: true, results: true},
+	{collapse: true},
+	{collapse: true, answerCut: 400},
+}
+
+func render(older, recent []Past, o HistoryOptions, sh shape) []llm.Message {
+	out := make([]llm.Message, 0, len(older)+len(recent)+1)
+	if sh.collapse {
+		if m, ok := questionList(older, 0); ok {
+			out = append(out, m)
+		}
+	} else {
+		for _, p := range older {
+			out = append(out, summarized(p, sh))
+		}
+	}
+	for _, p := range recent {
+		out = append(out, detailed(p, o.CallChars, sh))
+	}
+	return out
+}
+
+// dropOldest is the last resort: the older questions as a list and the
+// recent messages most compact, dropping the oldest until the estimate
+// fits (the last message always stays, cut if it must be).
+func dropOldest(older, recent []Past, o HistoryOptions) []llm.Message {
+	sh := shapes[len(shapes)-1]
+	for skip := 0; skip <= len(older); skip++ {
+		out := render(nil, recent, o, sh)
+		if m, ok := questionList(older, skip); ok {
+			out = append([]llm.Message{m}, out...)
+		}
+		if estimateMessages(out) <= o.MaxTokens {
+			return out
+		}
+	}
+	for len(recent) > 1 {
+		recent = recent[1:]
+		if recent[0].Role == llm.Assistant && len(recent) > 1 {
+			recent = recent[1:]
+		}
+		out := render(nil, recent, o, sh)
+		out = append([]llm.Message{omitted(len(older) + 1)}, out...)
+		if estimateMessages(out) <= o.MaxTokens {
+			return out
+		}
+	}
+	last := detailed(recent[0], o.CallChars, sh)
+	last.Content = cut(last.Content, max(o.MaxTokens*4-200, 200))
+	return []llm.Message{omitted(len(older) + 1), last}
+}
+
+func omitted(n int) llm.Message {
+	return llm.Message{Role: llm.User, Content: fmt.Sprintf("[Loupe: earlier parts of this conversation (%d+ messages) were left out to fit the model's context.]", n)}
+}
+
+// questionList is the older questions in the user's words, as one
+// message, leaving out the first skip of them.
+func questionList(older []Past, skip int) (llm.Message, bool) {
+	var qs []string
+	for _, p := range older {
+		if p.Role == llm.User {
+			qs = append(qs, p.Content)
+		}
+	}
+	if len(qs) == 0 {
+		return llm.Message{}, false
+	}
+	var b strings.Builder
+	b.WriteString("[Loupe: earlier in this conversation the user asked, in order (the answers are left out to fit the model's context):")
+	if skip > 0 {
+		fmt.Fprintf(&b, "\n(%d earlier questions left out)", min(skip, len(qs)))
+	}
+	for i, q := range qs[min(skip, len(qs)):] {
+		fmt.Fprintf(&b, "\n%d. %s", skip+i+1, cut(oneLineText(q), 300))
+	}
+	b.WriteString("]")
+	return llm.Message{Role: llm.User, Content: b.String()}, true
+}
+
+// summarized is an older message: the user's words as written (up to 2,000
+// characters), or an answer cut to its opening, with its last query.
+func summarized(p Past, sh shape) llm.Message {
+	if p.Role == llm.User {
+		return llm.Message{Role: llm.User, Content: cut(p.Content, 2000)}
+	}
+	var b strings.Builder
+	b.WriteString("[Earlier answer, summarized] ")
+	if s := statusNote(p); s != "" {
+		b.WriteString(s + " ")
+	}
+	b.WriteString(cut(oneLineText(p.Content), sh.olderAnswer))
+	if sh.olderSQL {
+		if q := lastSQL(p.Calls); q != "" {
+			b.WriteString("\nLast query: " + cut(oneLineText(q), sh.olderAnswer))
+		}
+	}
+	return llm.Message{Role: llm.Assistant, Content: strings.TrimSpace(b.String())}
+}
+
+// detailed is a recent message: the user's words as written, or an answer
+// with a note of its tool calls before its text.
+func detailed(p Past, n int, sh shape) llm.Message {
+	if p.Role == llm.User {
+		return llm.Message{Role: llm.User, Content: p.Content}
+	}
+	var b strings.Builder
+	var calls []PastCall
+	for _, c := range p.Calls {
+		if !c.Skipped {
+			calls = append(calls, c)
+		}
+	}
+	if len(calls) > 0 {
+		b.WriteString("[Tools used for this answer]\n")
+		for i, c := range calls {
+			fmt.Fprintf(&b, "%d. %s %s", i+1, c.Name, renderArgs(c.Arguments, n))
+			if sh.results {
+				mark := "→"
+				if c.Failed {
+					mark = "→ failed:"
+				}
+				fmt.Fprintf(&b, " %s %s", mark, cut(oneLineText(c.Result), n))
+			}
+			b.WriteString("\n")
+		}
+		b.WriteString("[Answer]\n")
+	}
+	if s := statusNote(p); s != "" {
+		b.WriteString(s + "\n")
+	}
+	text := p.Content
+	if sh.answerCut > 0 {
+		text = cut(text, sh.answerCut)
+	}
+	b.WriteString(text)
+	return llm.Message{Role: llm.Assistant, Content: strings.TrimSpace(b.String())}
+}
+
+// statusNote says how an answer that did not complete ended.
+func statusNote(p Past) string {
+	why := ""
+	if p.Error != "" {
+		why = ": " + cut(oneLineText(p.Error), 200)
+	}
+	switch p.Status {
+	case "failed":
+		return "[This answer failed" + why + "]"
+	case "interrupted":
+		return "[This answer was interrupted before it finished" + why + "]"
+	case "needs_input":
+		return "[I asked the user:]"
+	}
+	return ""
+}
+
+// renderArgs writes a call's arguments as key="value" pairs (sql first),
+// cut to n characters in all; not as JSON, so that a model reading the
+// history is not led to write calls as text.
+func renderArgs(args string, n int) string {
+	var m map[string]any
+	if json.Unmarshal([]byte(args), &m) != nil {
+		return cut(oneLineText(args), n)
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if (keys[i] == "sql") != (keys[j] == "sql") {
+			return keys[i] == "sql"
+		}
+		return keys[i] < keys[j]
+	})
+	parts := make([]string, 0, len(keys))
+	for _, k := range keys {
+		v, ok := m[k].(string)
+		if !ok {
+			b, _ := json.Marshal(m[k])
+			v = string(b)
+		}
+		parts = append(parts, fmt.Sprintf("%s=%q", k, oneLineText(v)))
+	}
+	return cut(strings.Join(parts, " "), n)
+}
+
+// lastSQL is the SQL of the last query among calls, if any.
+func lastSQL(calls []PastCall) string {
+	for i := len(calls) - 1; i >= 0; i-- {
+		var m map[string]any
+		if calls[i].Failed || json.Unmarshal([]byte(calls[i].Arguments), &m) != nil {
+			continue
+		}
+		if q, ok := m["sql"].(string); ok && strings.TrimSpace(q) != "" {
+			return q
+		}
+	}
+	return ""
+}
+
+// cut clips s to n runes, marking the cut with "…".
+func cut(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:max(n-1, 0)]) + "…"
+}
+
+// oneLineText collapses all whitespace in s to single spaces.
+func oneLineText(s string) string { return strings.Join(strings.Fields(s), " ") }
