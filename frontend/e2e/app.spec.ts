@@ -74,6 +74,7 @@ test.describe('asking', () => {
     // A finding's ref opens the query behind it, with its result table.
     await turn.getByTestId('findings').getByRole('button', { name: 'q1' }).first().click();
     const q1 = turn.locator('[id$="-q1"]');
+    await expect(q1).toBeInViewport();
     await expect(q1.getByTestId('sql')).toContainText('GROUP BY agency');
     await expect(q1.getByTestId('grid-count')).toContainText('8 rows');
     await expect(q1.getByRole('gridcell', { name: 'DOF', exact: true })).toBeVisible();
@@ -198,7 +199,7 @@ test.describe('SQL console', () => {
 test.describe('settings and themes', () => {
   test('settings, status bar, and the dark theme', async ({ page, backend }) => {
     await page.goto(backend.url);
-    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('button', { name: 'Settings' }).click();
     await expect(page.getByRole('heading', { name: 'Settings' })).toBeVisible();
     await expect(page.getByRole('textbox', { name: /Ollama URL/ })).toHaveValue(/127\.0\.0\.1/);
     await expect(page.getByTestId('status-model')).toBeVisible();

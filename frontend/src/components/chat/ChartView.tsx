@@ -32,7 +32,8 @@ export function ChartView({ spec, title }: { spec: unknown; title?: string | und
         if (!live || el.current === null) return;
         const parsed: unknown = typeof spec === 'string' ? JSON.parse(spec) : spec;
         const s = { ...(parsed as Record<string, unknown>) };
-        if (s['width'] === undefined) s['width'] = 'container';
+        // Single views fill the column; composed ones keep their own layout.
+        if (!['facet', 'hconcat', 'vconcat', 'concat', 'repeat'].some((k) => k in s)) s['width'] = 'container';
         result = await m.default(el.current, s as never, {
           actions: false,
           // SVG is crisp; a canvas draws thousands of marks far faster.

@@ -24,13 +24,27 @@ export function ChatView() {
   const welcome = useStore(showsWelcome);
   const scroller = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
+  const lastTop = useRef(0);
+  const hold = useRef(0);
   const running = runId !== undefined;
 
-  // Follow the stream while the user is at the bottom.
+  // Follow the stream while the user is at the bottom, also as charts and
+  // markdown finish drawing after the render that added them.
   useLayoutEffect(() => {
     const el = scroller.current;
     if (el && pinned.current) el.scrollTop = el.scrollHeight;
   });
+  const column = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = scroller.current;
+    const inner = column.current;
+    if (!el || !inner || typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(() => {
+      if (pinned.current) el.scrollTop = el.scrollHeight;
+    });
+    ro.observe(inner);
+    return () => ro.disconnect();
+  }, [chatId, turns === undefined]);
   useEffect(() => {
     pinned.current = true;
   }, [chatId]);
@@ -52,12 +66,25 @@ export function ChatView() {
       <div
         className="chat__scroll"
         ref={scroller}
+        // A click in the conversation (opening a step, following a finding)
+        // means the user reads here: stop following the stream until they
+        // scroll back down or ask again.
+        onMouseDown={() => {
+          pinned.current = false;
+          hold.current = Date.now() + 1000;
+        }}
         onScroll={(e) => {
+          // Follow again once scrolled down to the bottom; any upward move
+          // (the user's, or one to a finding's evidence) stops following.
           const el = e.currentTarget;
-          pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+          const down = el.scrollTop >= lastTop.current;
+          lastTop.current = el.scrollTop;
+          // Scroll events lag a click by a frame: they do not re-pin right after one.
+          if (Date.now() < hold.current) return;
+          pinned.current = down && el.scrollHeight - el.scrollTop - el.clientHeight < 80;
         }}
       >
-        <div className="chat__column">
+        <div className="chat__column" ref={column}>
           {empty ? (
             <AskEmpty datasets={datasets ?? []} onPick={(q) => a.focusComposer(q)} />
           ) : (
@@ -69,7 +96,11 @@ export function ChatView() {
                 events={events[t.runId] ?? noEvents}
                 latest={i === turns.length - 1}
                 busy={running}
-                onAnswer={(text) => void a.ask(text)}
+                onAnswer={(text) => {
+                  pinned.current = true;
+                  hold.current = 0;
+                  void a.ask(text);
+                }}
                 onReport={() => chatId && void a.openReport(chatId, t.runId)}
                 onFollowUp={() => a.focusComposer()}
               />
@@ -94,7 +125,11 @@ export function ChatView() {
           <Composer
             running={running}
             waitingForAnswer={waiting}
-            onSend={(q) => a.ask(q)}
+            onSend={(q) => {
+              pinned.current = true;
+              hold.current = 0;
+              return a.ask(q);
+            }}
             onStop={() => void a.cancelRun(chatId)}
           />
           <div className="chat__keys">
