@@ -11,6 +11,7 @@ import (
 	"github.com/loupeapp/loupe/data/catalog"
 	"github.com/loupeapp/loupe/data/index"
 	"github.com/loupeapp/loupe/data/joins"
+	"github.com/loupeapp/loupe/data/memory"
 	"github.com/loupeapp/loupe/data/workspace"
 	"github.com/loupeapp/loupe/tools"
 )
@@ -340,4 +341,33 @@ func linksFor(ws *workspace.Workspace, tables []index.Table) *joins.Links {
 	l := joins.NewLinks(tables)
 	links[ws.Engine.Dir()] = linkCache{key: key, links: l}
 	return l
+}
+
+// Remember stores in mem the successful queries of a finished run (its
+// run_sql evidence) with the question they answered, the tables they read
+// (among known) and a short description of their result, so that
+// find_prior_query offers them to later questions. It returns how many
+// were stored.
+func Remember(ctx context.Context, mem *memory.Store, chat, question string, out *agent.Outcome, known []string) (int, error) {
+	n := 0
+	for _, e := range out.Evidence {
+		if e.Tool != "run_sql" || strings.TrimSpace(e.SQL) == "" || e.Table == nil {
+			continue
+		}
+		result := e.Summary
+		if len(e.Table.Columns) > 0 {
+			cols := make([]string, len(e.Table.Columns))
+			for i, c := range e.Table.Columns {
+				cols[i] = c.Name
+			}
+			result += ": " + strings.Join(cols, ", ")
+		}
+		_, err := mem.Remember(ctx, memory.Entry{Chat: chat, Question: question, SQL: e.SQL,
+			Tables: memory.TablesIn(e.SQL, known), Result: result})
+		if err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
 }
