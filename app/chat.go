@@ -1,15 +1,19 @@
 package app
 
 import (
+	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
-	"slices"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/loupeapp/loupe/agent"
-	"github.com/loupeapp/loupe/agent/llm"
+	"github.com/loupeapp/loupe/data/store"
+	"github.com/loupeapp/loupe/data/workspace"
+	"github.com/loupeapp/loupe/tools"
 )
 
 // ChatSummary is a conversation as the sidebar lists it.
@@ -35,57 +39,157 @@ type Chat struct {
 	Turns []Turn `json:"turns"`
 }
 
-// newChatName is a chat's name until its first question names it.
-const newChatName = "New chat"
-
-// chat is a conversation held in memory (until the store of issue 6).
-type chat struct {
-	ChatSummary
-	named      bool // renamed by the user or by its first question
-	turns      []*Turn
-	transcript []llm.Message // every finished run's transcript, in order: the next run's history
-	running    string        // the run going on, if any
-}
-
-// chatStore holds the conversations. It is safe for concurrent use.
+// chatStore is the app's handle on the conversation store (data/store, a
+// file in the workspace folder), opened on first use, and the runs going
+// on in this process. It is safe for concurrent use.
 type chatStore struct {
-	mu    sync.Mutex
-	chats map[string]*chat
+	mu sync.Mutex // held by WriteReport around turn
+
+	open sync.Mutex
+	st   *store.Store
+
+	liveMu sync.Mutex
+	live   map[string]*liveRun // by run id
+	runs   sync.WaitGroup      // live runs, which the store outlives
 }
 
-func newChatStore() *chatStore { return &chatStore{chats: map[string]*chat{}} }
+// liveRun is a run of this process and the chat it answers in.
+type liveRun struct {
+	chatID string
+	rec    *Recorder
+}
+
+func newChatStore() *chatStore { return &chatStore{live: map[string]*liveRun{}} }
+
+// chatStore opens the store on first use; answers left generating by a
+// process that died are marked interrupted then. The store closes when the
+// app shuts down, once its runs have recorded how they ended.
+func (a *App) chatStore() (*store.Store, error) {
+	s := a.chats
+	s.open.Lock()
+	defer s.open.Unlock()
+	if a.life.Err() != nil {
+		return nil, newError(CodeCanceled, "Loupe is shutting down.", "")
+	}
+	if s.st != nil {
+		return s.st, nil
+	}
+	dir, err := a.workspaceDir()
+	if err != nil {
+		return nil, wrap(err)
+	}
+	st, err := store.Open(a.life, filepath.Join(dir, store.FileName))
+	if err != nil {
+		return nil, &Error{Code: CodeFile, Message: fmt.Sprintf("Cannot open the conversations in %s: %v", dir, err),
+			Hint: "Check that the folder is writable.", Err: err}
+	}
+	s.st = st
+	context.AfterFunc(a.life, func() {
+		done := make(chan struct{})
+		go func() { s.runs.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(3 * time.Second):
+			a.log.Warn("closing the conversation store with runs still going")
+		}
+		_ = st.Close()
+	})
+	return st, nil
+}
+
+// workspaceDir is the workspace folder, which holds the store.
+func (a *App) workspaceDir() (string, error) {
+	if a.ws.dir != "" {
+		return a.ws.dir, nil
+	}
+	return workspace.DefaultDir()
+}
+
+// begin registers a run of this process.
+func (s *chatStore) begin(chatID string, claim *store.Run) *Recorder {
+	rec := NewRecorder(claim)
+	s.liveMu.Lock()
+	defer s.liveMu.Unlock()
+	s.live[claim.RunID] = &liveRun{chatID: chatID, rec: rec}
+	s.runs.Add(1)
+	return rec
+}
+
+// end forgets a finished run.
+func (s *chatStore) end(rec *Recorder) {
+	s.liveMu.Lock()
+	defer s.liveMu.Unlock()
+	if _, ok := s.live[rec.RunID()]; ok {
+		delete(s.live, rec.RunID())
+		s.runs.Done()
+	}
+}
+
+// running returns the live runs of a chat, or of every chat when chatID is
+// empty.
+func (s *chatStore) running(chatID string) map[string]*Recorder {
+	s.liveMu.Lock()
+	defer s.liveMu.Unlock()
+	out := map[string]*Recorder{}
+	for id, l := range s.live {
+		if chatID == "" || l.chatID == chatID {
+			out[id] = l.rec
+		}
+	}
+	return out
+}
 
 func chatNotFound(id string) *Error {
 	return &Error{Code: CodeNotFound, Message: fmt.Sprintf("No conversation has the id %q.", id),
 		Hint: "It may have been deleted; pick one in the sidebar or start a new one."}
 }
 
+// storeError shapes the store's errors for the frontend.
+func storeError(err error, chatID string) error {
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return chatNotFound(chatID)
+	case errors.Is(err, store.ErrBusy), errors.Is(err, store.ErrClaimed):
+		return &Error{Code: CodeBusy, Message: "This conversation is still answering the previous question.",
+			Hint: "Wait for the answer, or press Stop (Esc) first.", Err: err}
+	}
+	return wrap(err)
+}
+
+func summaryOf(c store.Conversation) ChatSummary {
+	return ChatSummary{ID: c.ID, Name: c.Name, Created: c.Created, Updated: c.Updated}
+}
+
 // ListChats returns the conversations, most recently updated first.
 func (a *App) ListChats() ([]ChatSummary, error) {
-	s := a.chats
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	out := make([]ChatSummary, 0, len(s.chats))
-	for _, c := range s.chats {
-		out = append(out, c.ChatSummary)
+	st, err := a.chatStore()
+	if err != nil {
+		return nil, err
 	}
-	slices.SortFunc(out, func(x, y ChatSummary) int {
-		if c := y.Updated.Compare(x.Updated); c != 0 {
-			return c
-		}
-		return strings.Compare(y.ID, x.ID)
-	})
+	list, err := st.Conversations(a.life)
+	if err != nil {
+		return nil, wrap(err)
+	}
+	out := make([]ChatSummary, len(list))
+	for i, c := range list {
+		out[i] = summaryOf(c)
+	}
 	return out, nil
 }
 
 // NewChat starts an empty conversation.
 func (a *App) NewChat() (*ChatSummary, error) {
-	now := time.Now().UTC()
-	c := &chat{ChatSummary: ChatSummary{ID: newID("chat"), Name: newChatName, Created: now, Updated: now}}
-	a.chats.mu.Lock()
-	a.chats.chats[c.ID] = c
-	a.chats.mu.Unlock()
-	return &c.ChatSummary, nil
+	st, err := a.chatStore()
+	if err != nil {
+		return nil, err
+	}
+	dir, _ := a.workspaceDir() // chatStore resolved it
+	c, err := st.CreateConversation(a.life, "", dir)
+	if err != nil {
+		return nil, wrap(err)
+	}
+	s := summaryOf(*c)
+	return &s, nil
 }
 
 // RenameChat renames a conversation.
@@ -94,82 +198,206 @@ func (a *App) RenameChat(id, name string) error {
 	if name == "" {
 		return newError(CodeInvalid, "A conversation needs a name.", "Type a few words.")
 	}
-	s := a.chats
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	c, ok := s.chats[id]
-	if !ok {
-		return chatNotFound(id)
+	st, err := a.chatStore()
+	if err != nil {
+		return err
 	}
-	c.Name, c.named = name, true
+	if err := st.Rename(a.life, id, name); err != nil {
+		return storeError(err, id)
+	}
 	return nil
 }
 
 // DeleteChat deletes a conversation, stopping its run if one is going.
 func (a *App) DeleteChat(id string) error {
-	s := a.chats
-	s.mu.Lock()
-	c, ok := s.chats[id]
-	var running string
-	if ok {
-		delete(s.chats, id)
-		running = c.running
+	st, err := a.chatStore()
+	if err != nil {
+		return err
 	}
-	s.mu.Unlock()
-	if !ok {
-		return chatNotFound(id)
+	if err := st.Delete(a.life, id); err != nil {
+		return storeError(err, id)
 	}
-	if running != "" {
-		a.runs.cancel(running)
+	for runID := range a.chats.running(id) {
+		a.runs.cancel(runID)
 	}
 	return nil
 }
 
-// GetChat returns a conversation with its turns.
+// GetChat returns a conversation with its turns: one per answer, with the
+// question it answers, its events as they were streamed and its outcome.
+// An answer interrupted by a crash is shown from what was stored of it
+// (its partial text and finished tool calls) as a run that was stopped.
 func (a *App) GetChat(id string) (*Chat, error) {
-	s := a.chats
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	c, ok := s.chats[id]
-	if !ok {
-		return nil, chatNotFound(id)
+	st, err := a.chatStore()
+	if err != nil {
+		return nil, err
 	}
-	out := &Chat{ChatSummary: c.ChatSummary, Turns: make([]Turn, len(c.turns))}
-	for i, t := range c.turns {
-		out.Turns[i] = Turn{Question: t.Question, RunID: t.RunID, Events: slices.Clone(t.Events), Outcome: t.Outcome}
-		if out.Turns[i].Events == nil {
-			out.Turns[i].Events = []agent.Event{}
+	th, err := st.Thread(a.life, id)
+	if err != nil {
+		return nil, storeError(err, id)
+	}
+	blobs, err := st.Blobs(a.life, id)
+	if err != nil {
+		return nil, wrap(err)
+	}
+	live := a.chats.running(id)
+	questions := map[string]string{}
+	out := &Chat{ChatSummary: summaryOf(th.Conversation), Turns: []Turn{}}
+	for _, m := range th.Messages {
+		if m.Role == store.User {
+			questions[m.ID] = m.Content
+			continue
 		}
+		t := turnOf(m, blobs[m.ID], live[m.RunID])
+		t.Question = questions[m.ParentID]
+		out.Turns = append(out.Turns, t)
 	}
 	return out, nil
 }
 
 // turn finds the turn of runID in chatID.
-func (s *chatStore) turn(chatID, runID string) (*chat, *Turn, error) {
-	c, ok := s.chats[chatID]
-	if !ok {
+func (s *chatStore) turn(chatID, runID string) (*store.Message, *Turn, error) {
+	s.open.Lock()
+	st := s.st
+	s.open.Unlock()
+	if st == nil {
 		return nil, nil, chatNotFound(chatID)
 	}
-	for _, t := range c.turns {
-		if t.RunID == runID {
-			return c, t, nil
-		}
+	ctx := context.Background()
+	m, err := st.MessageByRun(ctx, runID)
+	if err != nil || m.ConversationID != chatID {
+		return nil, nil, &Error{Code: CodeNotFound, Message: fmt.Sprintf("The conversation has no run %q.", runID)}
 	}
-	return nil, nil, &Error{Code: CodeNotFound, Message: fmt.Sprintf("The conversation has no run %q.", runID)}
+	q, err := st.Message(ctx, m.ParentID)
+	if err != nil {
+		return nil, nil, wrap(err)
+	}
+	b, err := st.BlobOf(ctx, m.ID)
+	if err != nil {
+		return nil, nil, wrap(err)
+	}
+	t := turnOf(*m, b, s.running(chatID)[runID])
+	t.Question = q.Content
+	if m.Status == store.Generating {
+		t.Outcome = nil
+	}
+	return m, &t, nil
 }
 
-// nameFrom makes a chat's name from its first question: the first line,
-// cut at a word boundary near 60 characters.
-func nameFrom(question string) string {
-	q := strings.Join(strings.Fields(strings.SplitN(strings.TrimSpace(question), "\n", 2)[0]), " ")
-	const max = 60
-	if utf8.RuneCountInString(q) <= max {
-		return q
+// turnOf is an answer as a turn: its stored trace and outcome, the trace
+// so far of a run of this process, or, for an answer stored without them
+// (interrupted by a crash), events made from what was stored.
+func turnOf(m store.Message, b store.Blob, live *Recorder) Turn {
+	t := Turn{RunID: m.RunID, Events: []agent.Event{}}
+	if t.RunID == "" {
+		t.RunID = m.ID
 	}
-	r := []rune(q)[:max]
-	cut := string(r)
-	if i := strings.LastIndex(cut, " "); i > max/2 {
-		cut = cut[:i]
+	if len(b.Outcome) > 0 {
+		var out agent.Outcome
+		if json.Unmarshal(b.Outcome, &out) == nil {
+			t.Outcome = &out
+		}
 	}
-	return strings.TrimRight(cut, " ,.;:-") + "…"
+	switch {
+	case live != nil:
+		t.Events = live.Trace()
+		t.Outcome = nil
+	case len(b.Trace) > 0 && json.Unmarshal(b.Trace, &t.Events) == nil:
+	default:
+		t.Events = eventsOf(m)
+	}
+	if t.Outcome == nil && live == nil && m.Status != store.Generating {
+		t.Outcome = outcomeOf(m)
+	}
+	if t.Outcome != nil {
+		restoreDisplays(t.Outcome, t.Events)
+		for i := len(t.Events) - 1; i >= 0; i-- {
+			if t.Events[i].Type == agent.RunFinished {
+				t.Events[i].Finished = t.Outcome
+				break
+			}
+		}
+	}
+	return t
+}
+
+// eventsOf makes the events of an answer stored without its trace: its
+// finished tool calls and charts, its text, and how it ended.
+func eventsOf(m store.Message) []agent.Event {
+	at := m.Created
+	ev := func(e agent.Event) agent.Event {
+		e.RunID, e.At = m.RunID, at
+		return e
+	}
+	out := []agent.Event{ev(agent.Event{Type: agent.RunStarted})}
+	step := 0
+	for _, c := range m.ToolCalls {
+		if c.Step != step {
+			step = c.Step
+			out = append(out, ev(agent.Event{Type: agent.StepStarted, Step: step}))
+		}
+		args := json.RawMessage(c.Arguments)
+		if !json.Valid(args) {
+			args, _ = json.Marshal(c.Arguments)
+		}
+		out = append(out,
+			ev(agent.Event{Type: agent.ToolCalled, Step: step, Call: &agent.CallEvent{ID: c.CallID, Name: c.Name, Arguments: args}}),
+			ev(agent.Event{Type: agent.ToolResult, Step: step, Result: &agent.ResultEvent{CallID: c.CallID, Name: c.Name, Ref: c.Ref,
+				Summary: firstLine(c.Result), Failed: c.Failed, Skipped: c.Skipped, DurationMS: c.DurationMS,
+				Display: tools.Display{Kind: tools.KindText, Text: c.Result}}}))
+		for _, ch := range m.Charts {
+			if ch.CallID == c.CallID {
+				out = append(out, ev(agent.Event{Type: agent.ChartMade, Step: step, Chart: &agent.ChartEvent{CallID: ch.CallID, Ref: ch.Ref, SQL: ch.SQL,
+					Chart: &tools.Chart{Title: ch.Title, Spec: ch.Spec, Mark: ch.Mark, Rows: ch.Rows}}}))
+			}
+		}
+	}
+	if m.Content != "" {
+		step++
+		out = append(out, ev(agent.Event{Type: agent.StepStarted, Step: step}), ev(agent.Event{Type: agent.TextDelta, Step: step, Text: m.Content}))
+	}
+	if m.Status != store.Generating {
+		out = append(out, ev(agent.Event{Type: agent.RunFinished}))
+	}
+	return out
+}
+
+// outcomeOf is the outcome of an answer stored without one.
+func outcomeOf(m store.Message) *agent.Outcome {
+	out := &agent.Outcome{RunID: m.RunID, Reason: m.Error, Meta: agent.Meta{Steps: m.Steps, ToolCalls: len(m.ToolCalls),
+		PromptTokens: m.PromptTokens, CompletionTokens: m.CompletionTokens, DurationMS: m.DurationMS, Model: m.Model, Provider: m.Provider}}
+	switch m.Status {
+	case store.Complete:
+		out.Status, out.Answer, out.Summary = agent.Done, m.Content, m.Content
+	case store.NeedsInput:
+		out.Status = agent.NeedsInput
+	case store.Interrupted:
+		out.Status = agent.Canceled
+	default:
+		out.Status = agent.Failed
+	}
+	return out
+}
+
+// restoreDisplays gives the outcome's evidence back the display payloads
+// its JSON leaves out, from the trace's results.
+func restoreDisplays(out *agent.Outcome, evs []agent.Event) {
+	for i := range out.Evidence {
+		ev := &out.Evidence[i]
+		if ev.Display != nil {
+			continue
+		}
+		for _, e := range evs {
+			if e.Type == agent.ToolResult && e.Result.CallID == ev.CallID && e.Result.Ref == ev.Ref {
+				d := e.Result.Display
+				ev.Display = &d
+				break
+			}
+		}
+	}
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
 }
