@@ -81,9 +81,15 @@ func TestDefogRecall(t *testing.T) {
 	}
 	r5, r10, mrr := recall(t, idx, l, qs)
 	t.Logf("%d tables, %d questions: recall@5 %.3f recall@10 %.3f MRR %.3f", len(ds), len(qs), r5, r10, mrr)
+	if r10 < 0.95 {
+		t.Errorf("search alone: recall@10 %.3f, want ≥ 0.95", r10)
+	}
 	if _, err := idx.Sync(ctx, index.Workspace, l.Described(ds)); err != nil {
 		t.Fatal(err)
 	}
 	r5, r10, mrr = recall(t, idx, l, qs)
 	t.Logf("with descriptions: recall@5 %.3f recall@10 %.3f MRR %.3f", r5, r10, mrr)
+	if r10 < 0.97 {
+		t.Errorf("with column descriptions: recall@10 %.3f, want ≥ 0.97", r10)
+	}
 }
