@@ -148,4 +148,3 @@ func elementType(typ string) string {
 	}
 	return ""
 }
-
