@@ -15,15 +15,17 @@ import (
 	"github.com/loupeapp/loupe/agent/llm"
 	"github.com/loupeapp/loupe/agent/llm/provider"
 	"github.com/loupeapp/loupe/agent/report"
+	"github.com/loupeapp/loupe/app"
 	"github.com/loupeapp/loupe/app/assemble"
 	"github.com/loupeapp/loupe/data/remote"
 	"github.com/loupeapp/loupe/data/results"
 	"github.com/loupeapp/loupe/data/secret"
+	"github.com/loupeapp/loupe/data/store"
 )
 
 func init() {
-	register(command{"ask", "ask [--workspace DIR | --connection NAME] [--provider P] [--model M] [--base-url URL] [--json] [--report DIR] QUESTION",
-		"run the agent on a question; --json prints one event per line", runAsk})
+	register(command{"ask", "ask [--workspace DIR | --connection NAME] [--chat ID [--retry]] [--provider P] [--model M] [--base-url URL] [--json] [--report DIR] QUESTION",
+		"run the agent on a question in a new conversation (its id is printed) or, with --chat, a follow-up; --json prints one event per line", runAsk})
 }
 
 func runAsk(ctx context.Context, e env, args []string) int {
@@ -32,12 +34,18 @@ func runAsk(ctx context.Context, e env, args []string) int {
 	asJSON := fs.Bool("json", false, "print one JSON event per line instead of a readable trace")
 	reportDir := fs.String("report", "", "write the report (report.md, charts, report.html) into this folder")
 	conn := fs.String("connection", "", "ask about a connected database (see loupe connect) instead of the workspace")
+	chatID := fs.String("chat", "", "continue this conversation (see loupe chats); without it a new one is started")
+	retry := fs.Bool("retry", false, "with --chat: answer again its last question, whose answer was interrupted or failed")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return ExitUsage
 	}
 	question := strings.TrimSpace(strings.Join(pos, " "))
-	if question == "" {
+	switch {
+	case *retry && (*chatID == "" || question != ""):
+		fmt.Fprintln(e.stderr, "loupe ask: --retry takes --chat ID and no question: it asks that conversation's last question again")
+		return ExitUsage
+	case question == "" && !*retry:
 		fmt.Fprintln(e.stderr, `loupe ask: give a question, e.g. loupe ask --model qwen3:8b "Which region sold most in 2024?"`)
 		return ExitUsage
 	}
@@ -45,7 +53,7 @@ func runAsk(ctx context.Context, e env, args []string) int {
 	if err != nil {
 		return fail(e, err)
 	}
-	store := results.New(results.Config{})
+	res := results.New(results.Config{})
 	var (
 		a   *agent.Agent
 		sch agent.Schema
@@ -56,7 +64,7 @@ func runAsk(ctx context.Context, e env, args []string) int {
 			return fail(e, err)
 		}
 		defer r.Source.Close()
-		if a, err = assemble.RemoteAgent(r, store, p, cfg.Model, *o); err != nil {
+		if a, err = assemble.RemoteAgent(r, res, p, cfg.Model, *o); err != nil {
 			return fail(e, err)
 		}
 		sch = r.PromptSchema()
@@ -66,24 +74,52 @@ func runAsk(ctx context.Context, e env, args []string) int {
 			return fail(e, err)
 		}
 		defer w.Close()
-		if a, err = assemble.Agent(w, store, p, cfg.Model, *o); err != nil {
+		if a, err = assemble.Agent(w, res, p, cfg.Model, *o); err != nil {
 			return fail(e, err)
 		}
 		if sch, err = assemble.WorkspaceSchema(ctx, w); err != nil {
 			return fail(e, err)
 		}
 	}
+	label, err := storeDir(*ws)
+	if *conn != "" {
+		label, err = "connection "+*conn, nil
+	}
+	if err != nil {
+		return fail(e, err)
+	}
+	st, err := openStore(ctx, *ws)
+	if err != nil {
+		return fail(e, err)
+	}
+	defer st.Close()
+	runID := newID("run")
+	pair, claim, created, err := startAnswer(ctx, st, *chatID, question, label, *retry, runID)
+	if err != nil {
+		return fail(e, err)
+	}
+	question = pair.User.Content
+	rec := app.NewRecorder(claim)
+	rec.MergeDeltas = true
+	rec.UseTables(tableList(sch))
+	in := agent.Input{RunID: runID, ChatID: pair.User.ConversationID, Question: question, Schema: sch}
+	announce(e, in.ChatID, pair.Assistant.ID, created, *asJSON)
+	if in.History, err = app.History(ctx, st, pair, p, cfg.Model); err != nil {
+		_ = rec.Record(agent.Event{Type: agent.RunFinished, RunID: runID, Finished: &agent.Outcome{RunID: runID, Status: agent.Failed, Reason: err.Error()}})
+		return fail(e, err)
+	}
 	trace := &traceSink{w: e.stdout}
 	var sink agent.Sink = trace
 	if *asJSON {
 		sink = newJSONSink(e.stdout)
 	}
-	out := a.Run(ctx, agent.Input{RunID: newID("run"), Question: question, Schema: sch}, sink)
+	out := a.Run(ctx, in, &persistSink{rec: rec, next: sink, stderr: e.stderr})
 	if !*asJSON {
 		printOutcome(e.stdout, out, trace.streamed(out))
+		fmt.Fprintf(e.stdout, "Conversation %s — continue it with: loupe ask --chat %s QUESTION\n", in.ChatID, in.ChatID)
 	}
 	if *reportDir != "" && out.Status == agent.Done {
-		if err := writeReport(context.WithoutCancel(ctx), e, p, cfg.Model, question, out, *reportDir, *asJSON); err != nil {
+		if err := writeReport(context.WithoutCancel(ctx), e, st, claim.MessageID, p, cfg.Model, question, out, *reportDir, *asJSON); err != nil {
 			return fail(e, err)
 		}
 	}
@@ -120,7 +156,7 @@ func newID(prefix string) string {
 
 // writeReport runs the report stage on a finished run and exports it into
 // dir, printing where the files are (or a JSON line with --json).
-func writeReport(ctx context.Context, e env, p llm.Provider, model, question string, out *agent.Outcome, dir string, asJSON bool) error {
+func writeReport(ctx context.Context, e env, st *store.Store, messageID string, p llm.Provider, model, question string, out *agent.Outcome, dir string, asJSON bool) error {
 	if !asJSON {
 		fmt.Fprintln(e.stdout, "\nWriting the report…")
 	}
@@ -128,9 +164,16 @@ func writeReport(ctx context.Context, e env, p llm.Provider, model, question str
 	if err != nil {
 		return fmt.Errorf("write the report: %w", err)
 	}
+	id, err := saveReport(ctx, st, messageID, rep)
+	if err != nil {
+		return err
+	}
 	files, err := report.Export(ctx, rep, dir)
 	if err != nil {
 		return fmt.Errorf("export the report to %s: %w", dir, err)
+	}
+	if err := st.RecordExport(ctx, id, "md", files.Markdown); err != nil {
+		return err
 	}
 	if asJSON {
 		enc := json.NewEncoder(e.stdout)

@@ -1,0 +1,394 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/loupeapp/loupe/agent"
+	"github.com/loupeapp/loupe/agent/llm"
+	"github.com/loupeapp/loupe/agent/llm/provider"
+	"github.com/loupeapp/loupe/agent/report"
+	"github.com/loupeapp/loupe/app"
+	"github.com/loupeapp/loupe/app/assemble"
+	"github.com/loupeapp/loupe/data/store"
+	"github.com/loupeapp/loupe/data/workspace"
+)
+
+func init() {
+	register(command{"chats", "chats [--workspace DIR] [--json]", "list the conversations, most recent first", runChats})
+	register(command{"chat", "chat show [--workspace DIR] [--json] ID", "show a conversation: questions, answers, tool calls", runChat})
+	register(command{"export", "export [--workspace DIR] --chat ID [--format md|html] --out DIR", "export a conversation's report (written first if it has none)", runExport})
+}
+
+// storeDir is the folder holding the conversations: the workspace folder.
+func storeDir(dir string) (string, error) {
+	if dir != "" {
+		return dir, nil
+	}
+	return workspace.DefaultDir()
+}
+
+// openStore opens the conversations of the workspace folder dir.
+func openStore(ctx context.Context, dir string) (*store.Store, error) {
+	d, err := storeDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	return store.OpenDir(ctx, d)
+}
+
+// chatError says what a store error means on the command line.
+func chatError(err error, chatID string) error {
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return fmt.Errorf("loupe: no conversation %q here (see loupe chats; --workspace picks another folder)", chatID)
+	case errors.Is(err, store.ErrBusy):
+		return fmt.Errorf("loupe: conversation %s is still answering a question (in the window or another loupe ask); wait for it", chatID)
+	}
+	return err
+}
+
+func runChats(ctx context.Context, e env, args []string) int {
+	fs, ws := newFlags("chats", e)
+	asJSON := fs.Bool("json", false, "print one JSON object per conversation")
+	if _, err := parse(fs, args); err != nil {
+		return ExitUsage
+	}
+	st, err := openStore(ctx, *ws)
+	if err != nil {
+		return fail(e, err)
+	}
+	defer st.Close()
+	list, err := st.Conversations(ctx)
+	if err != nil {
+		return fail(e, err)
+	}
+	if *asJSON {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetEscapeHTML(false)
+		for _, c := range list {
+			if err := enc.Encode(c); err != nil {
+				return fail(e, err)
+			}
+		}
+		return ExitOK
+	}
+	if len(list) == 0 {
+		fmt.Fprintln(e.stdout, `No conversations yet. Start one with: loupe ask "a question about your data"`)
+		return ExitOK
+	}
+	fmt.Fprintf(e.stdout, "%-22s  %-16s  %8s  %s\n", "ID", "UPDATED", "MESSAGES", "NAME")
+	for _, c := range list {
+		fmt.Fprintf(e.stdout, "%-22s  %-16s  %8d  %s\n", c.ID, c.Updated.Local().Format("2006-01-02 15:04"), c.Messages, oneLine(c.Name, 80))
+	}
+	return ExitOK
+}
+
+func runChat(ctx context.Context, e env, args []string) int {
+	fs, ws := newFlags("chat", e)
+	asJSON := fs.Bool("json", false, "print the conversation as one JSON object")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return ExitUsage
+	}
+	if len(pos) != 2 || pos[0] != "show" {
+		fmt.Fprintln(e.stderr, "loupe chat: use loupe chat show ID (see loupe chats for the ids)")
+		return ExitUsage
+	}
+	st, err := openStore(ctx, *ws)
+	if err != nil {
+		return fail(e, err)
+	}
+	defer st.Close()
+	th, err := st.Thread(ctx, pos[1])
+	if err != nil {
+		return fail(e, chatError(err, pos[1]))
+	}
+	reps, err := st.Reports(ctx, th.ID)
+	if err != nil {
+		return fail(e, err)
+	}
+	if *asJSON {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetEscapeHTML(false)
+		if reps == nil {
+			reps = []store.Report{}
+		}
+		if err := enc.Encode(struct {
+			*store.Thread
+			Reports []store.Report `json:"reports"`
+		}{th, reps}); err != nil {
+			return fail(e, err)
+		}
+		return ExitOK
+	}
+	printThread(e.stdout, th, reps)
+	return ExitOK
+}
+
+// printThread writes a conversation readably.
+func printThread(w io.Writer, th *store.Thread, reps []store.Report) {
+	fmt.Fprintf(w, "%s  (%s, %d messages, updated %s)\n", th.Name, th.ID, len(th.Messages), th.Updated.Local().Format("2006-01-02 15:04"))
+	for _, m := range th.Messages {
+		when := m.Created.Local().Format("15:04:05")
+		if m.Role == store.User {
+			fmt.Fprintf(w, "\n▸ You  %s\n%s\n", when, indent(m.Content))
+			continue
+		}
+		fmt.Fprintf(w, "\n▸ Loupe  %s  [%s]\n", when, m.Status)
+		for _, c := range m.ToolCalls {
+			fmt.Fprintf(w, "  → %s%s\n", c.Name, callDetail(json.RawMessage(c.Arguments)))
+			if !c.Skipped {
+				fmt.Fprintf(w, "    %s\n", oneLine(c.Result, 160))
+			}
+		}
+		if strings.TrimSpace(m.Content) != "" {
+			fmt.Fprintln(w, indent(m.Content))
+		}
+		if m.Error != "" && m.Status != store.Complete {
+			fmt.Fprintf(w, "  (%s)\n", m.Error)
+		}
+		if m.Status == store.Interrupted || m.Status == store.Failed {
+			fmt.Fprintf(w, "  Retry with: loupe ask --chat %s --retry\n", th.ID)
+		}
+	}
+	for _, r := range reps {
+		fmt.Fprintf(w, "\nReport %q (%s), %d export(s)\n", r.Title, r.Created.Local().Format("2006-01-02 15:04"), len(r.Exports))
+	}
+}
+
+func runExport(ctx context.Context, e env, args []string) int {
+	fs, ws := newFlags("export", e)
+	cfg, _ := agentFlags(fs, "writing the report")
+	chatID := fs.String("chat", "", "the conversation (see loupe chats)")
+	format := fs.String("format", "md", "md (a folder: report.md, charts, report.html) or html (report.html alone)")
+	out := fs.String("out", "", "the folder to write into")
+	if _, err := parse(fs, args); err != nil {
+		return ExitUsage
+	}
+	if *chatID == "" || *out == "" || (*format != "md" && *format != "html") {
+		fmt.Fprintln(e.stderr, "loupe export: give --chat ID and --out DIR, and --format md or html")
+		return ExitUsage
+	}
+	st, err := openStore(ctx, *ws)
+	if err != nil {
+		return fail(e, err)
+	}
+	defer st.Close()
+	rep, id, err := storedReport(ctx, st, *chatID)
+	if err != nil {
+		return fail(e, chatError(err, *chatID))
+	}
+	if rep == nil {
+		fmt.Fprintln(e.stderr, "The conversation has no report yet; writing one…")
+		p, err := provider.Open(*cfg)
+		if err != nil {
+			return fail(e, err)
+		}
+		if rep, id, err = writeStoredReport(ctx, st, *chatID, p, cfg.Model); err != nil {
+			return fail(e, err)
+		}
+	}
+	path, err := exportAs(ctx, rep, *format, *out)
+	if err != nil {
+		return fail(e, err)
+	}
+	if err := st.RecordExport(ctx, id, *format, path); err != nil {
+		return fail(e, err)
+	}
+	fmt.Fprintln(e.stdout, path)
+	return ExitOK
+}
+
+// storedReport is the conversation's latest report and its id, or nil.
+func storedReport(ctx context.Context, st *store.Store, chatID string) (*report.Report, string, error) {
+	if _, err := st.Conversation(ctx, chatID); err != nil {
+		return nil, "", err
+	}
+	reps, err := st.Reports(ctx, chatID)
+	if err != nil || len(reps) == 0 {
+		return nil, "", err
+	}
+	var rep report.Report
+	if err := json.Unmarshal(reps[0].Source, &rep); err != nil {
+		return nil, "", fmt.Errorf("loupe: the stored report %s cannot be read: %w", reps[0].ID, err)
+	}
+	return &rep, reps[0].ID, nil
+}
+
+// writeStoredReport writes a report from the conversation's last complete
+// answer and stores it.
+func writeStoredReport(ctx context.Context, st *store.Store, chatID string, p llm.Provider, model string) (*report.Report, string, error) {
+	th, err := st.Thread(ctx, chatID)
+	if err != nil {
+		return nil, "", err
+	}
+	for i := len(th.Messages) - 1; i >= 0; i-- {
+		m := th.Messages[i]
+		if m.Role != store.Assistant || m.Status != store.Complete {
+			continue
+		}
+		b, err := st.BlobOf(ctx, m.ID)
+		if err != nil {
+			return nil, "", err
+		}
+		var out agent.Outcome
+		if err := json.Unmarshal(b.Outcome, &out); err != nil {
+			return nil, "", fmt.Errorf("loupe: the answer %s kept no outcome to write a report from: %w", m.ID, err)
+		}
+		q, err := st.Message(ctx, m.ParentID)
+		if err != nil {
+			return nil, "", err
+		}
+		rep, err := report.Write(ctx, p, model, assemble.Exploration(q.Content, &out), nil)
+		if err != nil {
+			return nil, "", fmt.Errorf("write the report: %w", err)
+		}
+		id, err := saveReport(ctx, st, m.ID, rep)
+		return rep, id, err
+	}
+	return nil, "", fmt.Errorf("loupe: conversation %s has no finished answer to write a report from", chatID)
+}
+
+// saveReport stores rep as written from the answer messageID.
+func saveReport(ctx context.Context, st *store.Store, messageID string, rep *report.Report) (string, error) {
+	src, err := json.Marshal(rep)
+	if err != nil {
+		return "", fmt.Errorf("encode the report: %w", err)
+	}
+	r, err := st.SaveReport(ctx, messageID, rep.Title, rep.Markdown(), src)
+	if err != nil {
+		return "", err
+	}
+	return r.ID, nil
+}
+
+// exportAs exports rep into dir: the whole folder (md), or report.html
+// alone (html). It returns the path written.
+func exportAs(ctx context.Context, rep *report.Report, format, dir string) (string, error) {
+	if format == "md" {
+		files, err := report.Export(ctx, rep, dir)
+		if err != nil {
+			return "", fmt.Errorf("export the report to %s: %w", dir, err)
+		}
+		return files.Markdown, nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("create %s: %w", dir, err)
+	}
+	tmp, err := os.MkdirTemp(dir, ".loupe-export-")
+	if err != nil {
+		return "", fmt.Errorf("write into %s: %w", dir, err)
+	}
+	defer os.RemoveAll(tmp)
+	files, err := report.Export(ctx, rep, filepath.Join(tmp, "report"))
+	if err != nil {
+		return "", fmt.Errorf("export the report: %w", err)
+	}
+	path, err := filepath.Abs(filepath.Join(dir, "report.html"))
+	if err != nil {
+		return "", err
+	}
+	if err := os.Rename(files.HTML, path); err != nil {
+		return "", fmt.Errorf("write %s: %w", path, err)
+	}
+	return path, nil
+}
+
+// persistSink stores each event of a run (app.Recorder) before passing it
+// on to be shown, so that what was shown survives the process being
+// killed. A store failure is said once on stderr; the run goes on.
+type persistSink struct {
+	rec    *app.Recorder
+	next   agent.Sink
+	stderr io.Writer
+	once   sync.Once
+}
+
+func (s *persistSink) Emit(ev agent.Event) {
+	if err := s.rec.Record(ev); err != nil {
+		s.once.Do(func() { fmt.Fprintf(s.stderr, "loupe: the conversation could not be saved: %v\n", err) })
+	}
+	s.next.Emit(ev)
+}
+
+var _ agent.Sink = (*persistSink)(nil)
+
+// startAnswer adds the question to conversation chatID (a new one when
+// empty, about label) — or, with retry, asks again the conversation's
+// last interrupted or failed question — and claims the answer as runID.
+func startAnswer(ctx context.Context, st *store.Store, chatID, question, label string, retry bool, runID string) (*store.Pair, *store.Run, bool, error) {
+	created := false
+	if chatID == "" {
+		c, err := st.CreateConversation(ctx, "", label)
+		if err != nil {
+			return nil, nil, false, err
+		}
+		chatID, created = c.ID, true
+	}
+	var pair *store.Pair
+	var err error
+	if retry {
+		pair, err = retryLast(ctx, st, chatID)
+	} else {
+		pair, err = st.Ask(ctx, chatID, question)
+	}
+	if err != nil {
+		return nil, nil, created, chatError(err, chatID)
+	}
+	run, err := st.Claim(ctx, pair.Assistant.ID, runID)
+	if err != nil {
+		return nil, nil, created, err
+	}
+	return pair, run, created, nil
+}
+
+// retryLast retries the conversation's last answer when it was
+// interrupted or failed.
+func retryLast(ctx context.Context, st *store.Store, chatID string) (*store.Pair, error) {
+	th, err := st.Thread(ctx, chatID)
+	if err != nil {
+		return nil, err
+	}
+	for i := len(th.Messages) - 1; i >= 0; i-- {
+		if m := th.Messages[i]; m.Role == store.Assistant {
+			if m.Status != store.Interrupted && m.Status != store.Failed {
+				break
+			}
+			return st.Retry(ctx, m.ID)
+		}
+	}
+	return nil, fmt.Errorf("loupe: the last answer of %s was neither interrupted nor failed: nothing to retry", chatID)
+}
+
+// tableList names the tables of a schema.
+func tableList(s agent.Schema) []string {
+	names := make([]string, len(s.Tables))
+	for i, t := range s.Tables {
+		names[i] = t.Name
+	}
+	return names
+}
+
+// announce says which conversation the run answers in: a JSON line with
+// --json, else a line before the trace.
+func announce(e env, chatID, messageID string, created, asJSON bool) {
+	if asJSON {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetEscapeHTML(false)
+		_ = enc.Encode(map[string]any{"type": "conversation", "chat_id": chatID, "message_id": messageID, "new": created})
+		return
+	}
+	if created {
+		fmt.Fprintf(e.stdout, "Conversation %s (new)\n", chatID)
+	} else {
+		fmt.Fprintf(e.stdout, "Conversation %s\n", chatID)
+	}
+}
