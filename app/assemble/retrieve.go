@@ -2,6 +2,7 @@ package assemble
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strings"
 	"sync"
@@ -73,11 +74,10 @@ type Retrieved struct {
 func Retrieve(ctx context.Context, ws *workspace.Workspace, idx *index.Index, question string, budget Budget) (agent.Schema, Meta, error) {
 	start := time.Now()
 	b := budget.withDefaults()
-	ds, err := ws.Datasets(ctx)
+	ds, tables, err := datasets(ctx, ws)
 	if err != nil {
-		return agent.Schema{}, Meta{}, fmt.Errorf("list datasets: %w", err)
+		return agent.Schema{}, Meta{}, err
 	}
-	tables := index.FromDatasets(ds)
 	if idx == nil {
 		if idx, err = index.OpenMem(); err != nil {
 			return agent.Schema{}, Meta{}, err
@@ -309,6 +309,46 @@ var (
 	finders = map[string]*joins.Finder{}
 	links   = map[string]linkCache{}
 )
+
+// catalogCache holds a workspace's datasets as last listed, with the
+// fingerprint of the catalog they were listed at: decoding 10,000 catalog
+// records takes about 0.6 s, fingerprinting them 0.06 s.
+type catalogCache struct {
+	fingerprint string
+	ds          []catalog.Dataset
+	tables      []index.Table
+}
+
+var catalogs = map[string]catalogCache{}
+
+// datasets returns ws's datasets and their index descriptions, listed
+// again only when the catalog changed. The fingerprint reads the catalog's
+// own table; it belongs in data/catalog, and moves there when it offers
+// one.
+func datasets(ctx context.Context, ws *workspace.Workspace) ([]catalog.Dataset, []index.Table, error) {
+	var n int
+	var sum sql.NullString
+	err := ws.Engine.DB().QueryRowContext(ctx, "SELECT count(*), sum(hash(name, info))::VARCHAR FROM _loupe.datasets").Scan(&n, &sum)
+	if err != nil {
+		return nil, nil, fmt.Errorf("fingerprint the catalog: %w", err)
+	}
+	fp := fmt.Sprintf("%d/%s", n, sum.String)
+	cacheMu.Lock()
+	c, ok := catalogs[ws.Engine.Dir()]
+	cacheMu.Unlock()
+	if ok && c.fingerprint == fp {
+		return c.ds, c.tables, nil
+	}
+	ds, err := ws.Datasets(ctx)
+	if err != nil {
+		return nil, nil, fmt.Errorf("list datasets: %w", err)
+	}
+	c = catalogCache{fingerprint: fp, ds: ds, tables: index.FromDatasets(ds)}
+	cacheMu.Lock()
+	catalogs[ws.Engine.Dir()] = c
+	cacheMu.Unlock()
+	return c.ds, c.tables, nil
+}
 
 type linkCache struct {
 	key   string
