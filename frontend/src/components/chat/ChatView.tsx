@@ -175,9 +175,18 @@ export function exampleQuestions(datasets: readonly Dataset[]): string[] {
   const out: string[] = [];
   for (const d of datasets.slice(0, 3)) {
     const text = d.columns.find((c) => /VARCHAR|ENUM/i.test(c.type) && c.distinct > 1 && c.distinct <= 200);
-    const num = d.columns.find((c) => /INT|DOUBLE|DECIMAL|FLOAT|REAL/i.test(c.type) && !/(^|_)id$/i.test(c.name));
+    // A measure: a number that is not an identifier (named like one, or unique per row).
+    const num = d.columns.find(
+      (c) =>
+        /INT|DOUBLE|DECIMAL|FLOAT|REAL/i.test(c.type) &&
+        !/(^|_)(id|key|code|no|number|zip)$|^id|unique/i.test(c.name) &&
+        !(d.rows > 10 && c.distinct >= d.rows * 0.95),
+    );
     const time = d.columns.find((c) => /DATE|TIME/i.test(c.type));
-    if (text && num) out.push(`Which ${words(text.name)} has the highest total ${words(num.name)}?`);
+    if (text && num) {
+      const how = /amount|revenue|sales|price|total|cost|spend|count|qty|quantity|units/i.test(num.name) ? 'total' : 'average';
+      out.push(`Which ${words(text.name)} has the highest ${how} ${words(num.name)}?`);
+    }
     else if (text) out.push(`What are the most common ${words(text.name)} values in ${d.name}?`);
     if (time) out.push(`How does ${d.name} change over time?`);
     out.push(`Is anything odd in the data of ${d.name}?`);
