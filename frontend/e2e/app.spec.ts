@@ -80,7 +80,14 @@ test.describe('asking', () => {
     await expect(q1.getByRole('gridcell', { name: 'DOF', exact: true })).toBeVisible();
     await shot(page, 'chat-evidence');
 
-    await turn.getByRole('button', { name: /Generate report/ }).click();
+    // After a reload the conversation comes back from the backend, trace and all.
+    await page.reload();
+    await page.getByTestId('chat').filter({ hasText: 'Which agency gets the most requests?' }).click();
+    const restored = page.getByTestId('turn').last();
+    await expect(restored.getByText('Drew a chart')).toBeVisible();
+    await expect(restored.getByTestId('findings')).toContainText('DOF received the most requests');
+
+    await restored.getByRole('button', { name: /Generate report/ }).click();
     const report = page.getByTestId('report');
     await expect(report.getByRole('heading', { name: 'DOF fields most service requests' })).toBeVisible();
     await expect(report.locator('img.report__chart')).toBeVisible();
