@@ -109,6 +109,11 @@ func TestIsolation(t *testing.T) {
 				t.Errorf("stopped after %s with a %s timeout", out.Elapsed, attackLimits.Timeout)
 			}
 		}},
+		{"closing stdout and stderr does not escape the timeout", "import os, time\nos.close(1)\nos.close(2)\ntime.sleep(60)\n", func(t *testing.T, out *sandbox.Outcome) {
+			if out.Stopped != sandbox.StopTimeout || !out.Recycled {
+				t.Errorf("closed streams: stopped %q recycled %v exit %d", out.Stopped, out.Recycled, out.ExitCode)
+			}
+		}},
 		{"an output flood is capped", "import sys\nwhile True:\n    sys.stdout.write('x' * 65536)\n", func(t *testing.T, out *sandbox.Outcome) {
 			if out.Stopped != sandbox.StopFlood || !out.Recycled {
 				t.Fatalf("flood: stopped %q recycled %v", out.Stopped, out.Recycled)

@@ -184,12 +184,18 @@ func (se *Session) exec(ctx context.Context, execID string) (*Outcome, error) {
 	timer := time.NewTimer(sb.limits.Timeout)
 	defer timer.Stop()
 	out := &Outcome{ExitCode: -1}
-	var stopErr error
+	var (
+		stopErr error
+		exited  = -1 // the exit status, once seen
+	)
 	select {
 	case err := <-copied:
 		if err != nil {
 			sb.log.Debug("read the run's output", "err", err)
 		}
+		// The streams end when the process closes them, which is usually
+		// when it exits; wait for the exit itself, within the limits.
+		exited, out.Stopped, stopErr = se.waitExit(ctx, execID, timer.C)
 	case <-timer.C:
 		out.Stopped = StopTimeout
 	case <-fl.hit:
@@ -217,12 +223,15 @@ func (se *Session) exec(ctx context.Context, execID string) (*Outcome, error) {
 	// over and its files are in the container.
 	bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
-	ins, err := sb.cli.ExecInspect(bctx, execID, client.ExecInspectOptions{})
-	if err != nil {
-		se.recycle()
-		return nil, sb.wrap("read the run's exit status", err)
+	if exited < 0 {
+		ins, err := sb.cli.ExecInspect(bctx, execID, client.ExecInspectOptions{})
+		if err != nil {
+			se.recycle()
+			return nil, sb.wrap("read the run's exit status", err)
+		}
+		exited = ins.ExitCode
 	}
-	out.ExitCode = ins.ExitCode
+	out.ExitCode = exited
 	files, finished := takeTrailer(&out.Stderr)
 	if finished && files == 0 {
 		// The runner ran to its end and saw no files: nothing to collect.
@@ -272,6 +281,32 @@ func takeTrailer(s *Stream) (files int, ok bool) {
 	s.Total -= int64(len(*text) - i)
 	*text = (*text)[:i]
 	return n, true
+}
+
+// waitExit waits until exec execID has exited, checking every 50 ms, and
+// returns its exit status (-1 when it could not be read), or stops when
+// the timeout fires (StopTimeout) or ctx ends (its error).
+func (se *Session) waitExit(ctx context.Context, execID string, timeout <-chan time.Time) (int, Stop, error) {
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		ins, err := se.sb.cli.ExecInspect(ctx, execID, client.ExecInspectOptions{})
+		switch {
+		case ctx.Err() != nil:
+			return -1, "", ctx.Err()
+		case err != nil:
+			return -1, "", nil // read again, and reported, after the run
+		case !ins.Running:
+			return ins.ExitCode, "", nil
+		}
+		select {
+		case <-tick.C:
+		case <-timeout:
+			return -1, StopTimeout, nil
+		case <-ctx.Done():
+			return -1, "", ctx.Err()
+		}
+	}
 }
 
 func streamOf(s *stream) Stream {
