@@ -141,7 +141,7 @@ func (t *Tool) Spec() tools.Spec {
 	return tools.Spec{
 		Name: Name,
 		Description: fmt.Sprintf("Run Python 3 in a locked sandbox (no network, no internet packages; pandas, numpy, scipy, matplotlib, seaborn, openpyxl) "+
-			"for statistics, models or custom charts that SQL and make_chart cannot do; use run_sql for plain queries. "+
+			"for statistics, models or custom charts that SQL and create_chart cannot do; use run_sql for plain queries. "+
 			"Name the tables the code needs in \"inputs\" (or give a SELECT as an input, loaded as \"query\"), then load them:\n"+
 			"    df = load(\"sales\")  # pandas DataFrame of input \"sales\"\n"+
 			"Print what you need to read: you see about %d KB of stdout and the end of stderr. "+
@@ -236,7 +236,7 @@ func (t *Tool) unavailable(ctx context.Context, err error) (tools.Result, error)
 	}
 	var ue *sandbox.UnavailableError
 	if errors.As(err, &ue) {
-		msg := fmt.Sprintf("Python is not available: %s. Continue without run_python (use run_sql and make_chart), and tell the user: %s", ue.Reason, ue.Fix)
+		msg := fmt.Sprintf("Python is not available: %s. Continue without run_python (use run_sql and create_chart), and tell the user: %s", ue.Reason, ue.Fix)
 		return failed(msg, "Python unavailable: "+ue.Reason, detail{}), nil
 	}
 	return tools.Result{}, err

@@ -30,6 +30,10 @@ while True:
     signal.sigwait([signal.SIGCHLD])
 `
 
+// shmSize caps the container's private /dev/shm, which Python's
+// multiprocessing needs for its locks; it counts against the memory limit.
+const shmSize = 16 << 20
+
 // env is every process's environment in the container.
 var env = []string{
 	"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
@@ -65,6 +69,7 @@ func (s *Sandbox) containerConfig(inputDir string) (*container.Config, *containe
 		CapDrop:        []string{"ALL"},
 		SecurityOpt:    []string{"no-new-privileges"},
 		IpcMode:        "private",
+		ShmSize:        shmSize, // /dev/shm: multiprocessing's semaphores
 		LogConfig:      container.LogConfig{Type: "none"},
 		Tmpfs: map[string]string{
 			TmpDir:    tmpfs(l.TmpSize),

@@ -53,6 +53,12 @@ func TestIsolation(t *testing.T) {
 				t.Errorf("wrote %d MB into /output", mb)
 			}
 		}},
+		{"/dev/shm is capped at 16 MB", fillPy("/dev/shm/fill", 200), func(t *testing.T, out *sandbox.Outcome) {
+			mustSucceed(t, out)
+			if mb := filled(t, stdout(out)); mb > 16 {
+				t.Errorf("wrote %d MB into /dev/shm", mb)
+			}
+		}},
 		{"no root, no capabilities, no setuid", privilegePy, func(t *testing.T, out *sandbox.Outcome) {
 			mustSucceed(t, out)
 			s := stdout(out)

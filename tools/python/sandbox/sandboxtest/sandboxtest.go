@@ -24,6 +24,11 @@ import (
 // EnvImage names an existing image to test instead of building one.
 const EnvImage = "LOUPE_SANDBOX_TEST_IMAGE"
 
+// EnvHost names a running daemon to test against instead of the private
+// one (e.g. Docker Desktop on a developer's machine, where the script
+// cannot start dockerd).
+const EnvHost = "LOUPE_SANDBOX_TEST_DOCKER_HOST"
+
 var (
 	mu      sync.Mutex
 	env     map[string]string
@@ -31,11 +36,18 @@ var (
 )
 
 // Docker starts (or reuses) the private daemon and returns its address
-// (unix://…/docker.sock).
+// (unix://…/docker.sock), or returns $LOUPE_SANDBOX_TEST_DOCKER_HOST.
 func Docker(t testing.TB) string {
 	t.Helper()
 	mu.Lock()
 	defer mu.Unlock()
+	if env == nil && os.Getenv(EnvHost) != "" {
+		dir := filepath.Join(os.TempDir(), "loupe-sandbox-test") // for the image lock
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		env = map[string]string{"DOCKER_HOST": os.Getenv(EnvHost), "LOUPE_DOCKER_DIR": dir}
+	}
 	if env == nil {
 		e, err := script("start")
 		if err != nil {
