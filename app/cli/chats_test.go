@@ -294,3 +294,57 @@ func TestExportAnOldConversationsReport(t *testing.T) {
 		t.Errorf("unknown chat: %d %s", code, errs)
 	}
 }
+
+// A long conversation is compacted so that a follow-up's prompt fits the
+// model's context window, keeping the last turns in detail and the
+// user's earlier questions.
+func TestALongConversationFitsTheModelsContext(t *testing.T) {
+	ws := salesWorkspace(t)
+	st, err := store.OpenDir(t.Context(), ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := st.CreateConversation(t.Context(), "", ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 60 {
+		p, err := st.Ask(t.Context(), c.ID, "Question "+strconv.Itoa(i)+": revenue by month in 2024?")
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := st.Claim(t.Context(), p.Assistant.ID, "run_"+strconv.Itoa(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sql := strings.Replace(revenue2024, "month", "month /* turn "+strconv.Itoa(i)+" */", 1)
+		if err := r.Finish(t.Context(), store.Final{Status: store.Complete, Content: strings.Repeat("A long answer about revenue. ", 40),
+			ToolCalls: []store.ToolCall{{Seq: 1, CallID: "call_1", Step: 1, Name: "run_sql", Arguments: `{"sql":"` + sql + `"}`, Result: strings.Repeat("| 1 | 100 ", 150)}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_ = st.Close()
+	const window = 8192
+	srv := fake.Start(t, fake.Options{Respond: resolvingModel, Models: []fake.Model{{Name: "qwen3:8b", Tools: true, ContextLength: window}}})
+	askJSON(t, "--workspace", ws, "--base-url", srv.OllamaURL(), "--chat", c.ID, "same but for 2023")
+	msgs := shown(t, srv, "same but for 2023")
+	chars := 0
+	for _, m := range msgs {
+		chars += len(m.Content)
+	}
+	if chars/4 > window*3/4 {
+		t.Errorf("the prompt is about %d tokens for a %d-token window", chars/4, window)
+	}
+	if !contains(msgs, llm.Assistant, "turn 59 */") || !contains(msgs, llm.User, "Question 59: revenue by month in 2024?") {
+		t.Errorf("the last turn is not shown in detail")
+	}
+	if !contains(msgs, llm.User, "Question 0: revenue by month in 2024?") {
+		t.Errorf("the user's first question was dropped")
+	}
+	code, out, _ := run(t, "", "chat", "show", "--workspace", ws, "--json", c.ID)
+	var th store.Thread
+	if code != ExitOK || json.Unmarshal([]byte(out), &th) != nil || len(th.Messages) != 122 ||
+		!strings.Contains(th.Messages[121].ToolCalls[0].Arguments, "WHERE year = 2023") {
+		t.Errorf("the follow-up did not rerun the last query for 2023: %+v", th.Messages[len(th.Messages)-1])
+	}
+}
