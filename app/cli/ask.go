@@ -81,12 +81,11 @@ func runAsk(ctx context.Context, e env, args []string) int {
 			return fail(e, err)
 		}
 	}
-	label, err := storeDir(*ws)
-	if *conn != "" {
-		label, err = "connection "+*conn, nil
-	}
-	if err != nil {
-		return fail(e, err)
+	label := "connection " + *conn // what the conversation is about
+	if *conn == "" {
+		if label, err = storeDir(*ws); err != nil {
+			return fail(e, err)
+		}
 	}
 	st, err := openStore(ctx, *ws)
 	if err != nil {

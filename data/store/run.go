@@ -11,7 +11,9 @@ import (
 
 // Run is a claimed answer that a run writes into as it goes. Each write is
 // its own transaction, committed before it returns, so what was written
-// survives the process being killed. A Run renews its lease in the
+// survives the process being killed. Writes into an answer that is gone
+// (its conversation was deleted) do nothing; Finish then reports
+// ErrNotFound. A Run renews its lease in the
 // background until Finish. Its methods may be called from any goroutine.
 type Run struct {
 	s              *Store
@@ -72,7 +74,7 @@ func (r *Run) renew() {
 	}
 }
 
-// update runs one statement on the run's message, renewing its lease.
+// exec runs one statement on the run's message.
 func (r *Run) exec(ctx context.Context, what, q string, args ...any) error {
 	if _, err := r.s.db.ExecContext(ctx, q, args...); err != nil {
 		return fmt.Errorf("store: %s of %s: %w", what, r.MessageID, err)
@@ -108,8 +110,9 @@ func (r *Run) putCall(ctx context.Context, tx *sql.Tx, c ToolCall) error {
 		args = "{}"
 	}
 	_, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO tool_calls (message_id, seq, call_id, step, name, arguments, result, ref, failed, skipped, duration_ms)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		r.MessageID, c.Seq, c.CallID, c.Step, c.Name, args, Cap(c.Result, MaxToolText), c.Ref, c.Failed, c.Skipped, c.DurationMS)
+		SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM messages WHERE id = ? AND run_id = ?)`,
+		r.MessageID, c.Seq, c.CallID, c.Step, c.Name, args, Cap(c.Result, MaxToolText), c.Ref, c.Failed, c.Skipped, c.DurationMS,
+		r.MessageID, r.RunID)
 	if err != nil {
 		return fmt.Errorf("store: save tool call %d of %s: %w", c.Seq, r.MessageID, err)
 	}
@@ -123,8 +126,8 @@ func (r *Run) Chart(ctx context.Context, c Chart) error {
 		data = json.RawMessage("[]")
 	}
 	return r.exec(ctx, "save chart "+c.Ref, `INSERT OR REPLACE INTO charts (message_id, ref, call_id, title, mark, spec, sql, data, rows, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		r.MessageID, c.Ref, c.CallID, c.Title, c.Mark, string(c.Spec), c.SQL, string(data), c.Rows, r.s.stamp())
+		SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM messages WHERE id = ? AND run_id = ?)`,
+		r.MessageID, c.Ref, c.CallID, c.Title, c.Mark, string(c.Spec), c.SQL, string(data), c.Rows, r.s.stamp(), r.MessageID, r.RunID)
 }
 
 // Final is how an answer ended.

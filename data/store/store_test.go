@@ -325,3 +325,22 @@ func TestCapAndName(t *testing.T) {
 		t.Errorf("NameFrom = %q", got)
 	}
 }
+
+// A run whose conversation is deleted under it writes nothing and learns
+// at Finish that its answer is gone.
+func TestWritesIntoADeletedConversation(t *testing.T) {
+	ctx := context.Background()
+	s := open(t)
+	conv := conversation(t, s)
+	_, r := ask(t, s, conv, "q", "run_1")
+	must(t, s.Delete(ctx, conv))
+	must(t, r.Text(ctx, "late text"))
+	must(t, r.Call(ctx, ToolCall{Seq: 1, CallID: "c1", Name: "run_sql", Arguments: "{}", Result: "x"}))
+	must(t, r.Chart(ctx, Chart{Ref: "c1", Spec: json.RawMessage(`{}`)}))
+	wantErr(t, r.Finish(ctx, Final{Status: Complete, Content: "late"}), ErrNotFound)
+	var n int
+	must(t, s.db.QueryRow(`SELECT (SELECT count(*) FROM tool_calls) + (SELECT count(*) FROM charts) + (SELECT count(*) FROM messages)`).Scan(&n))
+	if n != 0 {
+		t.Errorf("%d rows written into a deleted conversation", n)
+	}
+}
