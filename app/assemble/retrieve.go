@@ -169,12 +169,12 @@ func choose(ctx context.Context, ws *workspace.Workspace, idx *index.Index, tabl
 	}
 	// The best few hits, then the tables that join them (which a
 	// question rarely names), then the other hits.
-	const head = 5
+	const head = 6
 	names := make([]string, 0, len(out))
 	for _, r := range out[:min(head, len(out))] {
 		names = append(names, r.Name)
 	}
-	bridges := linksFor(ws, tables).Bridges(names, 3)
+	bridges := linksFor(ws, tables).Bridges(names, 2)
 	meta.Bridges = len(bridges)
 	merged := append([]Retrieved(nil), out[:min(head, len(out))]...)
 	bridged := map[string]bool{}

@@ -82,17 +82,17 @@ func TestSyncUpdateRemove(t *testing.T) {
 	}
 
 	// Update and Remove, as the loader's callers use them
-	if err := x.Update(ctx, Table{Name: "weather", Columns: []Column{{Name: "rainfall_mm", Type: "DOUBLE"}}}); err != nil {
+	if err := x.Update(ctx, Table{Name: "weather", Columns: []Column{{Name: "snow_depth_cm", Type: "DOUBLE"}}}); err != nil {
 		t.Fatal(err)
 	}
-	if got := found(t, x, "rainfall"); len(got) != 1 || got[0] != "weather" {
-		t.Errorf("rainfall → %v after Update", got)
+	if got := found(t, x, "snow depth"); len(got) != 1 || got[0] != "weather" {
+		t.Errorf("snow depth → %v after Update", got)
 	}
 	if err := x.Remove(ctx, Workspace, "weather"); err != nil {
 		t.Fatal(err)
 	}
-	if got := found(t, x, "rainfall"); len(got) != 0 {
-		t.Errorf("rainfall → %v after Remove", got)
+	if got := found(t, x, "snow depth"); len(got) != 0 {
+		t.Errorf("snow depth → %v after Remove", got)
 	}
 	if x.Len() != len(next)+1 {
 		t.Errorf("Len = %d, want %d", x.Len(), len(next)+1)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search/query"
@@ -33,6 +34,15 @@ type Options struct {
 	Origin string // only this origin's tables; all when ""
 }
 
+// A question word of at least minPrefix letters also matches the names
+// it begins (rain → rainfall), at prefixBoost of a whole-word match.
+const (
+	minPrefix   = 4
+	prefixBoost = 0.3
+)
+
+var no = false
+
 // maxColumnHits bounds the matching columns reported per table.
 const maxColumnHits = 8
 
@@ -55,6 +65,16 @@ func (x *Index) Search(ctx context.Context, question string, o Options) ([]Hit, 
 			q.SetField(field)
 			q.SetBoost(boost)
 			fields = append(fields, q)
+		}
+		if len(term) >= minPrefix {
+			// compounds: "rain" in rainfall, "paper" in paperkeyphrase
+			for _, field := range []string{fieldName, fieldColumns} {
+				// the words that begin with term, term itself excluded
+				q := query.NewTermRangeInclusiveQuery(term, term+"\U0010FFFF", &no, &no)
+				q.SetField(field)
+				q.SetBoost(boosts[field] * prefixBoost)
+				fields = append(fields, q)
+			}
 		}
 		perTerm = append(perTerm, query.NewDisjunctionQuery(fields))
 	}
@@ -162,14 +182,25 @@ func matchColumns(t Table, weights map[string]float64) []ColumnHit {
 }
 
 // overlap sums the weights of the distinct terms of have found in weights,
-// times factor.
+// times factor; a term that only begins with a question word of minPrefix
+// letters or more (rainfall for rain) counts prefixBoost as much.
 func overlap(have []string, weights map[string]float64, factor float64) float64 {
 	s := 0.0
 	seen := map[string]bool{}
 	for _, t := range have {
-		if w, ok := weights[t]; ok && !seen[t] {
-			seen[t] = true
+		if seen[t] {
+			continue
+		}
+		seen[t] = true
+		if w, ok := weights[t]; ok {
 			s += w * factor
+			continue
+		}
+		for q, w := range weights {
+			if len(q) >= minPrefix && len(t) > len(q) && strings.HasPrefix(t, q) {
+				s += w * factor * prefixBoost
+				break
+			}
 		}
 	}
 	return s

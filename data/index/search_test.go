@@ -26,6 +26,7 @@ func TestRanking(t *testing.T) {
 		{"When was each employee hired, by department?", "employees", "dept"}, // hired → hire, dept
 		{"Orders placed with suppliers by value", "orders", "amt"},            // descriptions
 		{"page views per session", "web_sessions", "page_views"},
+		{"How much rain fell per station?", "weather_daily", "rainfall_mm"}, // a word begins a compound
 	} {
 		hits, err := x.Search(context.Background(), tc.question, Options{K: 3})
 		if err != nil {
