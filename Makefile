@@ -29,7 +29,7 @@ BINARY  := build/bin/loupe
 # deps may write it during this same make run.
 wails_tags = $(strip $(shell cat .cache/wails-tags 2>/dev/null))
 
-.PHONY: deps deps-test bindings build run test test-go test-frontend smoke bench clean
+.PHONY: deps deps-test bindings build run test test-go test-frontend test-e2e smoke bench clean
 
 deps:
 	@scripts/deps.sh
@@ -71,6 +71,7 @@ run: build
 test: deps-test
 	@$(MAKE) --no-print-directory test-go
 	@$(MAKE) --no-print-directory test-frontend
+	@$(MAKE) --no-print-directory test-e2e
 	@$(MAKE) --no-print-directory smoke
 
 test-go:
@@ -79,6 +80,10 @@ test-go:
 
 test-frontend: $(BINDINGS)
 	npm --prefix frontend test -- --run
+
+# Playwright in the system Chromium against `loupe serve` and the fake model.
+test-e2e: $(BINDINGS)
+	npm --prefix frontend run e2e
 
 # Builds the app, opens its window under Xvfb and saves .cache/shots/window.png
 # (and window-dark.png); fails if the window never appears or stays blank.

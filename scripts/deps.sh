@@ -106,6 +106,7 @@ command -v node >/dev/null || packages+=(nodejs npm)
 # The tests also need database servers for the remote-source suites.
 if [[ ${1:-} == --test ]]; then
   packages+=(mariadb-server mariadb-client openssl)
+  command -v chromium >/dev/null || packages+=(chromium)
   compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || packages+=(postgresql)
 fi
 apt_install "${packages[@]}"

@@ -5,6 +5,9 @@
 //
 //	go run ./agent/llm/fake/fakemodel -addr 127.0.0.1:11999 -script turns.json
 //
+// It offers one model, -model (default "demo"), with tool support, so that
+// model pickers list it.
+//
 // The script is a JSON array of turns:
 //
 //	[{"tool_calls": [{"name": "run_sql", "args": {"sql": "SELECT 1"}}]},
@@ -40,14 +43,15 @@ func main() {
 	addr := flag.String("addr", "127.0.0.1:11999", "address to listen on")
 	script := flag.String("script", "", "JSON file of turns (required)")
 	loop := flag.Bool("loop", false, "start the script again after its last turn")
+	model := flag.String("model", "demo", "the model name it offers")
 	flag.Parse()
-	if err := run(*addr, *script, *loop); err != nil {
+	if err := run(*addr, *script, *model, *loop); err != nil {
 		fmt.Fprintln(os.Stderr, "fakemodel:", err)
 		os.Exit(1)
 	}
 }
 
-func run(addr, script string, loop bool) error {
+func run(addr, script, model string, loop bool) error {
 	if script == "" {
 		return fmt.Errorf("give -script FILE (a JSON array of turns)")
 	}
@@ -69,7 +73,7 @@ func run(addr, script string, loop bool) error {
 			turns[i].ToolCalls = append(turns[i].ToolCalls, fake.Call{Name: c.Name, Args: string(c.Args)})
 		}
 	}
-	opts := fake.Options{Addr: addr}
+	opts := fake.Options{Addr: addr, Models: []fake.Model{{Name: model, Tools: true, ContextLength: 32768}}}
 	if loop {
 		opts.Respond = func(r fake.Request) fake.Turn { return turns[r.N%len(turns)] }
 	} else {
