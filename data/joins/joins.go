@@ -48,8 +48,8 @@ var prior = map[string]float64{RuleDeclared: 1, RuleSameName: 0.6, RuleTableKey:
 // column up in maps of keys and table names, so it stays fast for
 // thousands of tables.
 func Candidates(tables []index.Table) []Path {
-	keysByName := map[string][]ref{}   // normalized key column name → keys
-	tablesByWord := map[string][]ref{} // singular last word of a table name → its keys
+	keysByName := map[string]*bucket{}   // normalized key column name → keys
+	tablesByWord := map[string]*bucket{} // singular last word of a table name → its keys
 	byName := map[string]*index.Table{}
 	entities := make([]string, len(tables))
 	for i := range tables {
@@ -59,12 +59,20 @@ func Candidates(tables []index.Table) []Path {
 		for _, k := range keys(t) {
 			r := ref{table: t, column: k, entity: entities[i], ofEntity: keyOfEntity(k.Name, entities[i])}
 			if n := normal(k.Name); !generic[n] {
-				keysByName[n] = append(keysByName[n], r)
+				r.named = r.entity == referent(k.Name)
+				into(keysByName, n).add(r)
 			}
-			if entities[i] != "" {
-				tablesByWord[entities[i]] = append(tablesByWord[entities[i]], r)
+			if entities[i] != "" && r.ofEntity {
+				r.named = true
+				into(tablesByWord, entities[i]).add(r)
 			}
 		}
+	}
+	for _, b := range keysByName {
+		b.sort()
+	}
+	for _, b := range tablesByWord {
+		b.sort()
 	}
 	var out []Path
 	seen := map[[4]string]bool{}
@@ -101,23 +109,19 @@ func Candidates(tables []index.Table) []Path {
 			}
 			n, w := normal(c.Name), referent(c.Name)
 			var found topPaths
-			for _, r := range keysByName[n] {
-				// Two tables unique on the same name are one-to-one only
-				// when the key is named after the table it points at
-				// (user_settings.user_id → users.user_id); author.aid and
-				// another author.aid are copies, not a join.
-				if r.table == t || !compatible(c.Type, r.column.Type) || own[n] && (w == "" || w != r.entity) {
-					continue
-				}
-				found.offer(t, c, r, RuleSameName, w)
+			// Two tables unique on the same name are one-to-one only when
+			// the key is named after the table it points at
+			// (user_settings.user_id → users.user_id); author.aid and
+			// another author.aid are copies, not a join.
+			sameName := func(r ref) bool {
+				return r.table != t && compatible(c.Type, r.column.Type) && !(own[n] && (w == "" || w != r.entity))
 			}
-			if w != "" && w != entities[i] { // customers.customer_id names its own table
-				for _, r := range tablesByWord[w] {
-					if r.table == t || !r.ofEntity || !compatible(c.Type, r.column.Type) {
-						continue
-					}
-					found.offer(t, c, r, RuleTableKey, w)
-				}
+			if b := keysByName[n]; b != nil {
+				b.scan(t.Group, sameName, func(r ref) { found.offer(t, c, r, RuleSameName, w) })
+			}
+			if b := tablesByWord[w]; b != nil && w != "" && w != entities[i] { // customers.customer_id names its own table
+				b.scan(t.Group, func(r ref) bool { return r.table != t && compatible(c.Type, r.column.Type) },
+					func(r ref) { found.offer(t, c, r, RuleTableKey, w) })
 			}
 			for _, p := range found.paths {
 				add(p)
@@ -165,6 +169,70 @@ type ref struct {
 	// ofEntity is set when the key is named as the table's own key (id,
 	// customer_id or cid in customers).
 	ofEntity bool
+	// named is set when the table is named after what the key refers to.
+	named bool
+}
+
+// bucket holds the keys sharing a name or an entity, best first (named
+// after their entity, then shorter table names), and the same per group,
+// so that a column looks at a few of them, not all.
+type bucket struct {
+	all     []ref
+	byGroup map[string][]ref
+}
+
+func into(m map[string]*bucket, k string) *bucket {
+	b := m[k]
+	if b == nil {
+		b = &bucket{byGroup: map[string][]ref{}}
+		m[k] = b
+	}
+	return b
+}
+
+func (b *bucket) add(r ref) {
+	b.all = append(b.all, r)
+	b.byGroup[r.table.Group] = append(b.byGroup[r.table.Group], r)
+}
+
+func (b *bucket) sort() {
+	better := func(rs []ref) func(i, j int) bool {
+		return func(i, j int) bool {
+			if rs[i].named != rs[j].named {
+				return rs[i].named
+			}
+			return len(rs[i].table.Name) < len(rs[j].table.Name)
+		}
+	}
+	sort.SliceStable(b.all, better(b.all))
+	for _, rs := range b.byGroup {
+		sort.SliceStable(rs, better(rs))
+	}
+}
+
+// scan hands take the first maxTargets keys that pass ok in the group
+// first, then the first maxTargets of other groups.
+func (b *bucket) scan(group string, ok func(ref) bool, take func(ref)) {
+	n := 0
+	for _, r := range b.byGroup[group] {
+		if n == maxTargets {
+			break
+		}
+		if ok(r) {
+			take(r)
+			n++
+		}
+	}
+	n = 0
+	for _, r := range b.all {
+		if n == maxTargets {
+			break
+		}
+		if r.table.Group != group && ok(r) {
+			take(r)
+			n++
+		}
+	}
 }
 
 // generic key names join nothing by themselves: every table has an id.
