@@ -136,7 +136,11 @@ var pageTemplate = template.Must(template.New("page").Parse(`<!DOCTYPE html>
 const initJS = `(function () {
   if (typeof vegaEmbed !== 'function') return;
   var loader = vega.loader();
-  loader.load = loader.sanitize = function () {
+  loader.load = function () {
+    return Promise.reject(new Error('external data is disabled in exported reports'));
+  };
+  loader.sanitize = function (uri) {
+    if (/^data:image\/(png|jpeg|svg\+xml);base64,/.test(String(uri))) return Promise.resolve({ href: String(uri) });
     return Promise.reject(new Error('external data is disabled in exported reports'));
   };
   var opts = {

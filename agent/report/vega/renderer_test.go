@@ -406,3 +406,22 @@ func BenchmarkEngineStart(b *testing.B) {
 	b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/float64(len(kept))/(1<<20), "MB-heap/engine")
 	runtime.KeepAlive(kept)
 }
+
+// A figure from the Python sandbox is an image mark over a data: URI; it
+// draws, while a URL to fetch is still refused.
+func TestImageMarks(t *testing.T) {
+	r := NewRenderer(Options{Size: 1})
+	png := "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
+	spec := `{"data":{"values":[{"u":"` + png + `"}]},"mark":{"type":"image","width":100,"height":80},"encoding":{"url":{"field":"u","type":"nominal"}}}`
+	svg, err := r.SVG(context.Background(), []byte(spec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(svg), "data:image/png;base64,iVBOR") {
+		t.Errorf("the image is not in the SVG:\n%.400s", svg)
+	}
+	bad := strings.Replace(spec, png, "https://example.com/x.png", 1)
+	if _, err := r.SVG(context.Background(), []byte(bad)); err == nil || !strings.Contains(err.Error(), "not allowed") {
+		t.Errorf("a URL to fetch must be refused, got %v", err)
+	}
+}

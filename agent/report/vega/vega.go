@@ -131,7 +131,7 @@ const FontFamily = "Helvetica, Arial, sans-serif"
 
 // renderJS compiles a Vega-Lite spec (JSON text) and starts an SVG render.
 // It returns a promise of the SVG text. Loading external data is refused:
-// charts carry their data inline.
+// charts carry their data inline; images only as data: URIs.
 const renderJS = `
 globalThis.__loupeRender = function (specText) {
   var spec = JSON.parse(specText);
@@ -141,7 +141,14 @@ globalThis.__loupeRender = function (specText) {
   var vgSpec = vegaLite.compile(spec).spec;
   var refused = null;
   var loader = vega.loader();
-  loader.load = loader.sanitize = function (uri) {
+  loader.load = function (uri) {
+    refused = refused || String(uri);
+    return Promise.reject(new Error('external data is not allowed'));
+  };
+  // Images embedded as data URIs (the Python sandbox's figures) are
+  // allowed; anything that would be fetched is not.
+  loader.sanitize = function (uri) {
+    if (/^data:image\/(png|jpeg|svg\+xml);base64,/.test(String(uri))) return Promise.resolve({ href: String(uri) });
     refused = refused || String(uri);
     return Promise.reject(new Error('external data is not allowed'));
   };
