@@ -21,7 +21,9 @@ if [[ -z "${LOUPE_PG_BIN:-}" && ! -x /usr/lib/postgresql/15/bin/initdb ]]; then
   [[ -n $pg ]] && export LOUPE_PG_BIN=$pg
 fi
 bash scripts/dbservers.sh start all >/dev/null
-trap 'bash scripts/dbservers.sh stop all >/dev/null 2>&1 || true' EXIT
+# The sandbox tests start a private Docker daemon (scripts/sandbox-image.sh)
+# themselves; it is stopped at the end with the database servers.
+trap 'bash scripts/dbservers.sh stop all >/dev/null 2>&1 || true; bash scripts/sandbox-image.sh stop >/dev/null 2>&1 || true' EXIT
 tags=$(cat .cache/wails-tags 2>/dev/null || true)
 echo "== go vet"
 go vet ${tags:+-tags "$tags"} ./...

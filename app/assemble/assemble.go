@@ -21,9 +21,10 @@ import (
 	"github.com/loupeapp/loupe/tools/validate"
 )
 
-// Tools returns the standard tool set over ws; query results the UI pages
-// through are kept in store.
-func Tools(ws *workspace.Workspace, store *results.Store) (*tools.Set, error) {
+// Tools returns the standard tool set over ws, plus extra (run_python when
+// the sandbox is available); query results the UI pages through are kept
+// in store.
+func Tools(ws *workspace.Workspace, store *results.Store, extra ...tools.Tool) (*tools.Set, error) {
 	sql := sqltool.New(ws.Query, ws, store, sqltool.Config{})
 	all := []tools.Tool{sql}
 	all = append(all, schema.Tools(ws, sql)...)
@@ -33,7 +34,7 @@ func Tools(ws *workspace.Workspace, store *results.Store) (*tools.Set, error) {
 		validate.New(ws, ws.Query),
 		askuser.New(),
 	)
-	return tools.NewSet(all...)
+	return tools.NewSet(append(all, extra...)...)
 }
 
 // Options are a run's settings beyond the model.
@@ -44,9 +45,9 @@ type Options struct {
 	ContextTokens int // the model's context window; 0 asks the provider
 }
 
-// Agent builds an agent over ws with the standard tools.
-func Agent(ws *workspace.Workspace, store *results.Store, p llm.Provider, model string, o Options) (*agent.Agent, error) {
-	set, err := Tools(ws, store)
+// Agent builds an agent over ws with the standard tools and extra.
+func Agent(ws *workspace.Workspace, store *results.Store, p llm.Provider, model string, o Options, extra ...tools.Tool) (*agent.Agent, error) {
+	set, err := Tools(ws, store, extra...)
 	if err != nil {
 		return nil, err
 	}

@@ -74,7 +74,9 @@ func runAsk(ctx context.Context, e env, args []string) int {
 			return fail(e, err)
 		}
 		defer w.Close()
-		if a, err = assemble.Agent(w, res, p, cfg.Model, *o); err != nil {
+		py, closePy := pythonTool(ctx, w)
+		defer closePy()
+		if a, err = assemble.Agent(w, res, p, cfg.Model, *o, py...); err != nil {
 			return fail(e, err)
 		}
 		if sch, err = assemble.WorkspaceSchema(ctx, w); err != nil {
