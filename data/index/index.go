@@ -52,6 +52,8 @@ type Index struct {
 	manifest map[string]string
 	// rebuilt is set when Open found no usable index and started anew.
 	rebuilt bool
+	// sem is the optional semantic boost (SetSemantic).
+	sem *Semantic
 }
 
 // Path is where the index of the workspace in wsDir lives.
@@ -176,6 +178,16 @@ func (x *Index) Sync(ctx context.Context, origin string, tables []Table) (SyncSt
 		return st, err
 	}
 	st.Indexed, st.Removed = len(todo), len(gone)
+	if x.sem != nil {
+		// The boost is optional: without its model (the server is down)
+		// search goes on with text alone, and the next Sync tries again.
+		if err := x.sem.sync(ctx, origin, tables); err != nil {
+			if ctx.Err() != nil {
+				return st, ctx.Err()
+			}
+			x.log.Warn("semantic boost unavailable; searching by text alone", "err", err)
+		}
+	}
 	if st.Indexed+st.Removed > 0 {
 		x.log.Debug("synced", "origin", origin, "indexed", st.Indexed, "removed", st.Removed, "unchanged", st.Unchanged)
 	}

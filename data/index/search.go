@@ -87,7 +87,12 @@ func (x *Index) Search(ctx context.Context, question string, o Options) ([]Hit, 
 		b.AddFilter(oq)
 		q = b
 	}
-	req := bleve.NewSearchRequestOptions(q, o.K, 0, false)
+	sem := x.semantic()
+	size := o.K
+	if sem != nil {
+		size = 2 * o.K // more candidates for the fusion
+	}
+	req := bleve.NewSearchRequestOptions(q, size, 0, false)
 	req.Fields = []string{fieldRecord}
 	res, err := x.bi.SearchInContext(ctx, req)
 	if err != nil {
@@ -99,14 +104,90 @@ func (x *Index) Search(ctx context.Context, question string, o Options) ([]Hit, 
 	weights := x.termWeights(terms)
 	out := make([]Hit, 0, len(res.Hits))
 	for _, h := range res.Hits {
-		raw, _ := h.Fields[fieldRecord].(string)
-		var t Table
-		if err := json.Unmarshal([]byte(raw), &t); err != nil {
-			return nil, fmt.Errorf("decode indexed table %s: %w", h.ID, err)
+		t, err := decodeRecord(h.ID, h.Fields[fieldRecord])
+		if err != nil {
+			return nil, err
 		}
 		out = append(out, Hit{Table: t, Score: h.Score, Columns: matchColumns(t, discount(weights, t.Name))})
 	}
+	if sem != nil {
+		return x.fused(ctx, sem, question, o, out, weights)
+	}
 	return out, nil
+}
+
+// fused re-ranks text hits with the semantic neighbours of question by
+// reciprocal rank fusion. Score becomes the fused score. A failing
+// embedding model leaves the text ranking as it was.
+func (x *Index) fused(ctx context.Context, sem *Semantic, question string, o Options, text []Hit, weights map[string]float64) ([]Hit, error) {
+	near, err := sem.nearest(ctx, question, o.Origin, 2*o.K)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		x.log.Warn("semantic boost unavailable; searching by text alone", "err", err)
+		return text[:min(o.K, len(text))], nil
+	}
+	byID := map[string]Hit{}
+	textIDs := make([]string, len(text))
+	for i, h := range text {
+		textIDs[i] = h.Table.id()
+		byID[textIDs[i]] = h
+	}
+	x.mu.Lock()
+	var semIDs []string
+	for _, id := range near {
+		if _, ok := x.manifest[id]; ok {
+			semIDs = append(semIDs, id)
+		}
+	}
+	x.mu.Unlock()
+	ids := fuse(textIDs, semIDs)
+	ids = ids[:min(o.K, len(ids))]
+	var missing []string
+	for _, id := range ids {
+		if _, ok := byID[id]; !ok {
+			missing = append(missing, id)
+		}
+	}
+	if len(missing) > 0 {
+		req := bleve.NewSearchRequestOptions(query.NewDocIDQuery(missing), len(missing), 0, false)
+		req.Fields = []string{fieldRecord}
+		res, err := x.bi.SearchInContext(ctx, req)
+		if err != nil {
+			return nil, fmt.Errorf("read tables from the schema index: %w", err)
+		}
+		for _, h := range res.Hits {
+			t, err := decodeRecord(h.ID, h.Fields[fieldRecord])
+			if err != nil {
+				return nil, err
+			}
+			byID[h.ID] = Hit{Table: t, Columns: matchColumns(t, discount(weights, t.Name))}
+		}
+	}
+	rank := map[string]float64{}
+	for _, l := range [][]string{textIDs, semIDs} {
+		for r, id := range l {
+			rank[id] += 1 / float64(rrfK+r+1)
+		}
+	}
+	out := make([]Hit, 0, len(ids))
+	for _, id := range ids {
+		if h, ok := byID[id]; ok {
+			h.Score = rank[id]
+			out = append(out, h)
+		}
+	}
+	return out, nil
+}
+
+func decodeRecord(id string, field any) (Table, error) {
+	raw, _ := field.(string)
+	var t Table
+	if err := json.Unmarshal([]byte(raw), &t); err != nil {
+		return Table{}, fmt.Errorf("decode indexed table %s: %w", id, err)
+	}
+	return t, nil
 }
 
 // termWeights gives each question term an inverse document frequency over

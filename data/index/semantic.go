@@ -1,0 +1,303 @@
+package index
+
+import (
+	"context"
+	"database/sql/driver"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strings"
+	"sync"
+
+	duckdb "github.com/duckdb/duckdb-go/v2"
+
+	"github.com/loupeapp/loupe/data/duck"
+)
+
+// Embedder turns texts into vectors: an embedding model such as Ollama's
+// nomic-embed-text or OpenAI's text-embedding-3-small.
+type Embedder interface {
+	// Model names the model; vectors of different models never mix.
+	Model() string
+	// Embed returns one vector per text, in order.
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+}
+
+// Semantic is the optional semantic boost: an embedding per table, kept in
+// the workspace's DuckDB database (schema _loupe_index), searched by cosine
+// similarity and fused with the text ranking by reciprocal rank. It is off
+// unless attached with Index.SetSemantic.
+type Semantic struct {
+	eng *duck.Engine
+	emb Embedder
+
+	mu   sync.Mutex
+	vecs map[string]vector // document id → vector, for emb's model
+}
+
+type vector struct {
+	version string
+	v       []float32
+}
+
+// embedBatch is how many tables are embedded per call to the model.
+const embedBatch = 64
+
+// OpenSemantic loads the table embeddings of emb's model from the
+// workspace database, creating their table if needed.
+func OpenSemantic(ctx context.Context, eng *duck.Engine, emb Embedder) (*Semantic, error) {
+	s := &Semantic{eng: eng, emb: emb, vecs: map[string]vector{}}
+	err := eng.Write(ctx, func(c *duckdb.Conn) error {
+		for _, q := range []string{
+			"CREATE SCHEMA IF NOT EXISTS _loupe_index",
+			"CREATE TABLE IF NOT EXISTS _loupe_index.embeddings (id VARCHAR, model VARCHAR, version VARCHAR, vec BLOB, PRIMARY KEY (id, model))",
+		} {
+			if err := duck.Exec(ctx, c, q); err != nil {
+				return fmt.Errorf("create the embeddings table: %w", err)
+			}
+		}
+		rows, err := c.QueryContext(ctx, "SELECT id, version, vec FROM _loupe_index.embeddings WHERE model = $1", []driver.NamedValue{{Ordinal: 1, Value: emb.Model()}})
+		if err != nil {
+			return fmt.Errorf("read embeddings: %w", err)
+		}
+		defer rows.Close()
+		dest := make([]driver.Value, 3)
+		for {
+			if err := rows.Next(dest); err != nil {
+				if errors.Is(err, io.EOF) {
+					return nil
+				}
+				return fmt.Errorf("read embeddings: %w", err)
+			}
+			id, _ := dest[0].(string)
+			ver, _ := dest[1].(string)
+			raw, _ := dest[2].([]byte)
+			s.vecs[id] = vector{version: ver, v: decodeVec(raw)}
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// SetSemantic attaches s: Sync then embeds new and changed tables, and
+// Search fuses its ranking with the text ranking. nil detaches it.
+func (x *Index) SetSemantic(s *Semantic) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.sem = s
+}
+
+func (x *Index) semantic() *Semantic {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.sem
+}
+
+// sync embeds the tables whose version has no vector yet and forgets
+// those of origin no longer present.
+func (s *Semantic) sync(ctx context.Context, origin string, tables []Table) error {
+	s.mu.Lock()
+	keep := map[string]bool{}
+	var todo []Table
+	for _, t := range tables {
+		t.Origin = origin
+		keep[t.id()] = true
+		if v, ok := s.vecs[t.id()]; !ok || v.version != t.version() {
+			todo = append(todo, t)
+		}
+	}
+	var gone []string
+	for id := range s.vecs {
+		if strings.HasPrefix(id, origin+"\x1f") && !keep[id] {
+			gone = append(gone, id)
+		}
+	}
+	s.mu.Unlock()
+	for len(todo) > 0 {
+		n := min(embedBatch, len(todo))
+		batch := todo[:n]
+		todo = todo[n:]
+		texts := make([]string, n)
+		for i, t := range batch {
+			texts[i] = embedText(t)
+		}
+		vs, err := s.emb.Embed(ctx, texts)
+		if err != nil {
+			return fmt.Errorf("embed tables with %s: %w", s.emb.Model(), err)
+		}
+		if len(vs) != n {
+			return fmt.Errorf("embed tables with %s: %d vectors for %d texts", s.emb.Model(), len(vs), n)
+		}
+		if err := s.store(ctx, batch, vs); err != nil {
+			return err
+		}
+	}
+	if len(gone) == 0 {
+		return nil
+	}
+	err := s.eng.Write(ctx, func(c *duckdb.Conn) error {
+		for _, id := range gone {
+			if _, err := c.ExecContext(ctx, "DELETE FROM _loupe_index.embeddings WHERE id = $1", []driver.NamedValue{{Ordinal: 1, Value: id}}); err != nil {
+				return fmt.Errorf("forget an embedding: %w", err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	for _, id := range gone {
+		delete(s.vecs, id)
+	}
+	s.mu.Unlock()
+	return nil
+}
+
+func (s *Semantic) store(ctx context.Context, ts []Table, vs [][]float32) error {
+	err := s.eng.Write(ctx, func(c *duckdb.Conn) error {
+		for i, t := range ts {
+			_, err := c.ExecContext(ctx, "INSERT OR REPLACE INTO _loupe_index.embeddings VALUES ($1, $2, $3, $4)", []driver.NamedValue{
+				{Ordinal: 1, Value: t.id()}, {Ordinal: 2, Value: s.emb.Model()}, {Ordinal: 3, Value: t.version()}, {Ordinal: 4, Value: encodeVec(vs[i])}})
+			if err != nil {
+				return fmt.Errorf("store an embedding: %w", err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	for i, t := range ts {
+		s.vecs[t.id()] = vector{version: t.version(), v: normalize(vs[i])}
+	}
+	s.mu.Unlock()
+	return nil
+}
+
+// nearest returns the ids of the k tables (of origin, or all when "")
+// closest to question.
+func (s *Semantic) nearest(ctx context.Context, question, origin string, k int) ([]string, error) {
+	vs, err := s.emb.Embed(ctx, []string{question})
+	if err != nil || len(vs) != 1 {
+		return nil, fmt.Errorf("embed the question with %s: %w", s.emb.Model(), err)
+	}
+	q := normalize(vs[0])
+	type scored struct {
+		id string
+		s  float64
+	}
+	s.mu.Lock()
+	all := make([]scored, 0, len(s.vecs))
+	for id, v := range s.vecs {
+		if origin == "" || strings.HasPrefix(id, origin+"\x1f") {
+			all = append(all, scored{id, dot(q, v.v)})
+		}
+	}
+	s.mu.Unlock()
+	sort.Slice(all, func(i, j int) bool { return all[i].s > all[j].s || all[i].s == all[j].s && all[i].id < all[j].id })
+	out := make([]string, 0, k)
+	for _, a := range all[:min(k, len(all))] {
+		out = append(out, a.id)
+	}
+	return out, nil
+}
+
+// embedText is what a table's embedding is made from: its name in words,
+// description, columns with their descriptions and frequent values.
+func embedText(t Table) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "table %s (%s)", t.Name, strings.Join(Words(t.Name), " "))
+	if t.Description != "" {
+		b.WriteString(": " + t.Description)
+	}
+	b.WriteString("\ncolumns:")
+	for _, c := range t.Columns {
+		fmt.Fprintf(&b, " %s", strings.Join(Words(c.Name), " "))
+		if c.Description != "" {
+			fmt.Fprintf(&b, " (%s)", c.Description)
+		}
+		if len(c.Values) > 0 {
+			fmt.Fprintf(&b, " [%s]", strings.Join(c.Values, ", "))
+		}
+		b.WriteString(";")
+	}
+	return b.String()
+}
+
+// rrfK is reciprocal rank fusion's constant: 1/(k+rank).
+const rrfK = 60
+
+// fuse merges rankings of ids by reciprocal rank: an id ranked well in
+// either list ranks well, one ranked well in both ranks best.
+func fuse(lists ...[]string) []string {
+	score := map[string]float64{}
+	first := map[string]int{}
+	n := 0
+	for _, l := range lists {
+		for r, id := range l {
+			if _, ok := first[id]; !ok {
+				first[id] = n
+				n++
+			}
+			score[id] += 1 / float64(rrfK+r+1)
+		}
+	}
+	out := make([]string, 0, len(score))
+	for id := range score {
+		out = append(out, id)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if score[out[i]] != score[out[j]] {
+			return score[out[i]] > score[out[j]]
+		}
+		return first[out[i]] < first[out[j]]
+	})
+	return out
+}
+
+func normalize(v []float32) []float32 {
+	var n float64
+	for _, x := range v {
+		n += float64(x) * float64(x)
+	}
+	if n == 0 {
+		return v
+	}
+	inv := float32(1 / math.Sqrt(n))
+	out := make([]float32, len(v))
+	for i, x := range v {
+		out[i] = x * inv
+	}
+	return out
+}
+
+func dot(a, b []float32) float64 {
+	var s float64
+	for i := range min(len(a), len(b)) {
+		s += float64(a[i]) * float64(b[i])
+	}
+	return s
+}
+
+func encodeVec(v []float32) []byte {
+	b := make([]byte, 4*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
+	}
+	return b
+}
+
+func decodeVec(b []byte) []float32 {
+	v := make([]float32, len(b)/4)
+	for i := range v {
+		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return normalize(v)
+}
