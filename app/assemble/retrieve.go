@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -88,7 +89,7 @@ func Retrieve(ctx context.Context, ws *workspace.Workspace, idx *index.Index, qu
 		return agent.Schema{}, Meta{}, fmt.Errorf("update the schema index: %w", err)
 	}
 	meta := Meta{Total: len(ds)}
-	chosen, err := choose(ctx, ws, idx, tables, question, b, &meta)
+	chosen, err := choose(ctx, ws, idx, ds, tables, question, b, &meta)
 	if err != nil {
 		return agent.Schema{}, Meta{}, err
 	}
@@ -144,7 +145,7 @@ func Retrieve(ctx context.Context, ws *workspace.Workspace, idx *index.Index, qu
 
 // choose picks the tables to describe: all of a small workspace, else the
 // best hits with the tables that join them.
-func choose(ctx context.Context, ws *workspace.Workspace, idx *index.Index, tables []index.Table, question string, b Budget, meta *Meta) ([]Retrieved, error) {
+func choose(ctx context.Context, ws *workspace.Workspace, idx *index.Index, ds []catalog.Dataset, tables []index.Table, question string, b Budget, meta *Meta) ([]Retrieved, error) {
 	hits, err := idx.Search(ctx, question, index.Options{K: max(b.Tables*2, 20), Origin: index.Workspace})
 	if err != nil {
 		return nil, err
@@ -166,6 +167,11 @@ func choose(ctx context.Context, ws *workspace.Workspace, idx *index.Index, tabl
 			}
 		}
 		return out, nil
+	}
+	if len(out) == 0 {
+		// Nothing matches ("hello"): the latest datasets, so that the
+		// prompt is never empty while tables exist.
+		return latest(ds, min(b.Tables, 5)), nil
 	}
 	// The best few hits, then the tables that join them (which a
 	// question rarely names), then the other hits.
@@ -191,6 +197,20 @@ func choose(ctx context.Context, ws *workspace.Workspace, idx *index.Index, tabl
 		merged = merged[:b.Tables]
 	}
 	return merged, nil
+}
+
+// latest returns the n datasets loaded last.
+func latest(ds []catalog.Dataset, n int) []Retrieved {
+	order := make([]int, len(ds))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return ds[order[a]].LoadedAt.After(ds[order[b]].LoadedAt) })
+	out := make([]Retrieved, 0, n)
+	for _, i := range order[:min(n, len(order))] {
+		out = append(out, Retrieved{Name: ds[i].Name})
+	}
+	return out
 }
 
 // wideColumns is how many columns a table shows before only the relevant

@@ -278,3 +278,22 @@ func columnNames(tb agent.Table) string {
 	}
 	return strings.Join(names, ",")
 }
+
+// TestRetrieveNothingMatches: a question that names nothing still gets
+// tables to look at, and the rest counted.
+func TestRetrieveNothingMatches(t *testing.T) {
+	l, _ := loadDefog(t)
+	s, meta, err := assemble.Retrieve(context.Background(), l.WS, nil, "hello there", assemble.Budget{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	described := 0
+	for _, tb := range s.Tables {
+		if len(tb.Columns) > 0 {
+			described++
+		}
+	}
+	if described != 5 || s.Others != meta.Total-5 {
+		t.Errorf("described %d, others %d of %d", described, s.Others, meta.Total)
+	}
+}
