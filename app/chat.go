@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -242,16 +243,31 @@ func (a *App) GetChat(id string) (*Chat, error) {
 	}
 	live := a.chats.running(id)
 	questions := map[string]string{}
-	out := &Chat{ChatSummary: summaryOf(th.Conversation), Turns: []Turn{}}
+	var answers []store.Message
 	for _, m := range th.Messages {
 		if m.Role == store.User {
 			questions[m.ID] = m.Content
-			continue
+		} else {
+			answers = append(answers, m)
 		}
-		t := turnOf(m, blobs[m.ID], live[m.RunID])
-		t.Question = questions[m.ParentID]
-		out.Turns = append(out.Turns, t)
 	}
+	out := &Chat{ChatSummary: summaryOf(th.Conversation), Turns: make([]Turn, len(answers))}
+	// Decoding the stored traces is most of the work: spread it over the
+	// cores.
+	var wg sync.WaitGroup
+	workers := min(runtime.GOMAXPROCS(0), max(len(answers)/50, 1))
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(answers); i += workers {
+				m := answers[i]
+				out.Turns[i] = turnOf(m, blobs[m.ID], live[m.RunID])
+				out.Turns[i].Question = questions[m.ParentID]
+			}
+		}()
+	}
+	wg.Wait()
 	return out, nil
 }
 
@@ -310,7 +326,7 @@ func turnOf(m store.Message, b store.Blob, live *Recorder) Turn {
 		t.Outcome = outcomeOf(m)
 	}
 	if t.Outcome != nil {
-		restoreDisplays(t.Outcome, t.Events)
+		restoreEvidence(t.Outcome, t.Events)
 		for i := len(t.Events) - 1; i >= 0; i-- {
 			if t.Events[i].Type == agent.RunFinished {
 				t.Events[i].Finished = t.Outcome
@@ -377,24 +393,6 @@ func outcomeOf(m store.Message) *agent.Outcome {
 		out.Status = agent.Failed
 	}
 	return out
-}
-
-// restoreDisplays gives the outcome's evidence back the display payloads
-// its JSON leaves out, from the trace's results.
-func restoreDisplays(out *agent.Outcome, evs []agent.Event) {
-	for i := range out.Evidence {
-		ev := &out.Evidence[i]
-		if ev.Display != nil {
-			continue
-		}
-		for _, e := range evs {
-			if e.Type == agent.ToolResult && e.Result.CallID == ev.CallID && e.Result.Ref == ev.Ref {
-				d := e.Result.Display
-				ev.Display = &d
-				break
-			}
-		}
-	}
 }
 
 func firstLine(s string) string {

@@ -3,6 +3,7 @@ package app_test
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -10,9 +11,11 @@ import (
 	"time"
 
 	"github.com/loupeapp/loupe/agent"
+	"github.com/loupeapp/loupe/agent/llm"
 	"github.com/loupeapp/loupe/agent/llm/fake"
 	"github.com/loupeapp/loupe/app"
 	"github.com/loupeapp/loupe/data/store"
+	"github.com/loupeapp/loupe/tools"
 )
 
 // openApp is an App over the workspace folder ws talking to srv, with its
@@ -213,6 +216,59 @@ func TestConcurrentRunsInTwoChats(t *testing.T) {
 		want := []string{"Answer to: first chat's question", "Answer to: second chat's question"}[i]
 		if len(c.Turns) != 1 || c.Turns[0].Outcome.Answer != want || c.Turns[0].RunID != runs[i] {
 			t.Errorf("chat %d: %+v", i, c.Turns)
+		}
+	}
+}
+
+// BenchmarkGetChat1000 opens, as the window does, a conversation of 1,000
+// messages whose 500 answers each kept a trace (a query with a 30-row
+// preview, text, usage) and an outcome with its transcript. Target:
+// ≤ 100 ms.
+func BenchmarkGetChat1000(b *testing.B) {
+	ctx := context.Background()
+	ws := b.TempDir()
+	st, err := store.OpenDir(ctx, ws)
+	if err != nil {
+		b.Fatal(err)
+	}
+	c, _ := st.CreateConversation(ctx, "", ws)
+	preview := make([][]any, 30)
+	for i := range preview {
+		preview[i] = []any{"West", 1000 + i, 12.5 * float64(i)}
+	}
+	table := &tools.Table{Ref: "r1", Columns: []tools.Column{{Name: "region", Type: "VARCHAR"}, {Name: "n", Type: "BIGINT"}, {Name: "x", Type: "DOUBLE"}}, Rows: 30, Kept: 30, Preview: preview}
+	now := time.Now()
+	out := &agent.Outcome{Status: agent.Done, Answer: strings.Repeat("West leads. ", 30), Summary: "West leads.",
+		Evidence:   []agent.Evidence{{Ref: "q1", CallID: "call_1", Tool: "run_sql", SQL: regionSQL, Summary: "30 rows", Table: table}},
+		Transcript: []llm.Message{{Role: llm.User, Content: "q"}, {Role: llm.Tool, Content: strings.Repeat("| West | 1000 | 12.5 |\n", 30)}, {Role: llm.Assistant, Content: "West leads."}}}
+	trace := []agent.Event{{Type: agent.RunStarted, At: now}, {Type: agent.StepStarted, Step: 1, At: now},
+		{Type: agent.ToolCalled, Step: 1, At: now, Call: &agent.CallEvent{ID: "call_1", Name: "run_sql", Arguments: []byte(`{"sql":"` + regionSQL + `"}`)}},
+		{Type: agent.ToolResult, Step: 1, At: now, Result: &agent.ResultEvent{CallID: "call_1", Name: "run_sql", Ref: "q1", Summary: "30 rows", Display: tools.Display{Kind: tools.KindTable, SQL: regionSQL, Table: table}}},
+		{Type: agent.StepStarted, Step: 2, At: now}, {Type: agent.TextDelta, Step: 2, At: now, Text: out.Answer},
+		{Type: agent.UsageReported, Step: 2, At: now, Usage: &llm.Usage{PromptTokens: 3000, CompletionTokens: 200}}, {Type: agent.RunFinished, At: now}}
+	out.Evidence[0].Display = &trace[3].Result.Display
+	for i := range 500 {
+		p, err := st.Ask(ctx, c.ID, "Which region has the most orders?")
+		if err != nil {
+			b.Fatal(err)
+		}
+		r, _ := st.Claim(ctx, p.Assistant.ID, fmt.Sprintf("run_%d", i))
+		fin := *out
+		fin.RunID = r.RunID
+		evs := append([]agent.Event(nil), trace...)
+		evs[len(evs)-1].Finished = &fin
+		if err := app.NewRecorder(r).Record(evs...); err != nil { // stored as a run stores it
+			b.Fatal(err)
+		}
+	}
+	_ = st.Close()
+	a := app.New(app.Options{WorkspaceDir: ws, ConfigDir: b.TempDir(), Keychain: app.NewMemoryKeychain(), Getenv: func(string) string { return "" }})
+	defer a.Shutdown(ctx)
+	b.ResetTimer()
+	for b.Loop() {
+		chat, err := a.GetChat(c.ID)
+		if err != nil || len(chat.Turns) != 500 || chat.Turns[499].Outcome == nil {
+			b.Fatalf("get chat: %v", err)
 		}
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/loupeapp/loupe/app/assemble"
 	"github.com/loupeapp/loupe/data/store"
 	"github.com/loupeapp/loupe/data/workspace"
+	"github.com/loupeapp/loupe/tools"
 )
 
 // EventRunEvents carries a RunEvents batch.
@@ -469,7 +470,7 @@ func (r *Recorder) final(out *agent.Outcome) store.Final {
 	f.ToolCalls = r.withTranscript(out.Transcript)
 	f.Datasets = r.datasets()
 	trace, err1 := json.Marshal(r.trace)
-	outcome, err2 := json.Marshal(out)
+	outcome, err2 := json.Marshal(slim(out, r.trace))
 	if err := errors.Join(err1, err2); err == nil {
 		f.Blob = store.Blob{Trace: trace, Outcome: outcome}
 	}
@@ -514,4 +515,72 @@ func (r *Recorder) datasets() []string {
 		}
 	}
 	return used
+}
+
+// slim is the outcome as stored beside its trace: without the transcript
+// (the history is built from the stored tool calls) and without the
+// evidence tables and charts the trace's results hold (OutcomeOf puts
+// them back), so that a long conversation opens fast.
+func slim(out *agent.Outcome, trace []agent.Event) *agent.Outcome {
+	s := *out
+	s.Transcript = nil
+	s.Evidence = append([]agent.Evidence(nil), out.Evidence...)
+	for i := range s.Evidence {
+		if d := resultDisplay(trace, s.Evidence[i]); d != nil {
+			s.Evidence[i].Table, s.Evidence[i].Chart = nil, nil
+		}
+	}
+	return &s
+}
+
+// OutcomeOf decodes a stored outcome and puts back what slim left out
+// (the evidence's tables, charts and displays, from the trace). It
+// returns nil when the blob holds no outcome.
+func OutcomeOf(b store.Blob) (*agent.Outcome, error) {
+	if len(b.Outcome) == 0 {
+		return nil, nil
+	}
+	var out agent.Outcome
+	if err := json.Unmarshal(b.Outcome, &out); err != nil {
+		return nil, fmt.Errorf("read a stored outcome: %w", err)
+	}
+	var trace []agent.Event
+	if len(b.Trace) > 0 {
+		if err := json.Unmarshal(b.Trace, &trace); err != nil {
+			return nil, fmt.Errorf("read a stored trace: %w", err)
+		}
+	}
+	restoreEvidence(&out, trace)
+	return &out, nil
+}
+
+// restoreEvidence gives the outcome's evidence back its display, table and
+// chart from the trace's results.
+func restoreEvidence(out *agent.Outcome, trace []agent.Event) {
+	for i := range out.Evidence {
+		ev := &out.Evidence[i]
+		d := resultDisplay(trace, *ev)
+		if d == nil {
+			continue
+		}
+		if ev.Display == nil {
+			ev.Display = d
+		}
+		if ev.Table == nil {
+			ev.Table = d.Table
+		}
+		if ev.Chart == nil {
+			ev.Chart = d.Chart
+		}
+	}
+}
+
+// resultDisplay is the display of the trace's result that filed ev.
+func resultDisplay(trace []agent.Event, ev agent.Evidence) *tools.Display {
+	for i := range trace {
+		if e := trace[i]; e.Type == agent.ToolResult && e.Result != nil && e.Result.CallID == ev.CallID && e.Result.Ref == ev.Ref {
+			return &trace[i].Result.Display
+		}
+	}
+	return nil
 }

@@ -239,15 +239,15 @@ func writeStoredReport(ctx context.Context, st *store.Store, chatID string, p ll
 		if err != nil {
 			return nil, "", err
 		}
-		var out agent.Outcome
-		if err := json.Unmarshal(b.Outcome, &out); err != nil {
-			return nil, "", fmt.Errorf("loupe: the answer %s kept no outcome to write a report from: %w", m.ID, err)
+		out, err := app.OutcomeOf(b)
+		if err != nil || out == nil {
+			return nil, "", fmt.Errorf("loupe: the answer %s kept no outcome to write a report from (%v)", m.ID, err)
 		}
 		q, err := st.Message(ctx, m.ParentID)
 		if err != nil {
 			return nil, "", err
 		}
-		rep, err := report.Write(ctx, p, model, assemble.Exploration(q.Content, &out), nil)
+		rep, err := report.Write(ctx, p, model, assemble.Exploration(q.Content, out), nil)
 		if err != nil {
 			return nil, "", fmt.Errorf("write the report: %w", err)
 		}
