@@ -109,8 +109,10 @@ func TestSaveSettingsRejectsNonsense(t *testing.T) {
 	}
 }
 
-// dockerd answers /_ping on a unix socket like the Docker daemon.
-func dockerd(t *testing.T) string {
+// dockerd answers on a unix socket the calls the sandbox check makes, like
+// the Docker daemon: ping, version, and the inspection of the sandbox
+// image, which exists when withImage.
+func dockerd(t *testing.T, withImage bool) string {
 	t.Helper()
 	sock := filepath.Join(t.TempDir(), "docker.sock")
 	ln, err := net.Listen("unix", sock)
@@ -118,11 +120,22 @@ func dockerd(t *testing.T) string {
 		t.Fatal(err)
 	}
 	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/_ping" {
+		w.Header().Set("Api-Version", "1.47")
+		p := r.URL.Path
+		switch {
+		case strings.HasSuffix(p, "/_ping"):
 			_, _ = w.Write([]byte("OK"))
-			return
+		case strings.HasSuffix(p, "/version"):
+			_, _ = w.Write([]byte(`{"Version":"27.5.1","ApiVersion":"1.47","Os":"linux"}`))
+		case strings.Contains(p, "/images/") && strings.HasSuffix(p, "/json") && withImage:
+			_, _ = w.Write([]byte(`{"Id":"sha256:0123","Size":830000000,"Config":{"Labels":{}}}`))
+		case strings.Contains(p, "/images/"):
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusNotFound)
+			_, _ = w.Write([]byte(`{"message":"No such image"}`))
+		default:
+			http.NotFound(w, r)
 		}
-		http.NotFound(w, r)
 	})}
 	go func() { _ = srv.Serve(ln) }()
 	t.Cleanup(func() { _ = srv.Close() })
@@ -130,7 +143,7 @@ func dockerd(t *testing.T) string {
 }
 
 func TestStatus(t *testing.T) {
-	e := newEnv(t, setup{docker: dockerd(t), models: []fake.Model{{Name: "qwen3:8b", Tools: true}}})
+	e := newEnv(t, setup{docker: dockerd(t, true), models: []fake.Model{{Name: "qwen3:8b", Tools: true}}})
 	st, err := e.app.Status()
 	if err != nil {
 		t.Fatal(err)
@@ -151,6 +164,13 @@ func TestStatus(t *testing.T) {
 	}
 	if st.Docker.OK || st.Docker.Hint == "" {
 		t.Errorf("no docker: %+v", st.Docker)
+	}
+
+	// Docker without the sandbox image: say how to build it.
+	noImage := newEnv(t, setup{docker: dockerd(t, false), models: []fake.Model{{Name: "qwen3:8b", Tools: true}}})
+	st, _ = noImage.app.Status()
+	if st.Docker.OK || !strings.Contains(st.Docker.Message, "not built") || !strings.Contains(st.Docker.Hint, "loupe sandbox build") {
+		t.Errorf("no image: %+v", st.Docker)
 	}
 
 	// Nothing listening.

@@ -1,14 +1,8 @@
 package app
 
 import (
-	"bufio"
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
-	"net"
-	"net/http"
-	"net/url"
 	"runtime"
 	"slices"
 	"strings"
@@ -17,6 +11,7 @@ import (
 
 	"github.com/loupeapp/loupe/agent/llm"
 	"github.com/loupeapp/loupe/agent/llm/provider"
+	"github.com/loupeapp/loupe/tools/python/sandbox"
 )
 
 // EventStatusChanged carries a Status whenever a check gives a new answer.
@@ -157,49 +152,20 @@ func (a *App) dockerHost() string {
 	return "unix:///var/run/docker.sock"
 }
 
-// checkDocker pings the daemon at host (unix:// or tcp://) with
-// GET /_ping. The Python sandbox needs it; nothing else does.
+// checkDocker checks what run_python needs: the Docker daemon at host and
+// the sandbox image (tools/python/sandbox says why not and how to fix it).
+// Nothing else in Loupe needs Docker.
 func checkDocker(ctx context.Context, host string) Check {
-	const hint = "Python analysis needs Docker: start Docker Desktop (or the docker service). Everything else works without it."
-	u, err := url.Parse(host)
-	if err != nil {
-		return Check{Message: fmt.Sprintf("DOCKER_HOST %q is not valid", host), Hint: "Use unix:///path/to/docker.sock or tcp://host:port."}
-	}
-	var network, addr string
-	switch u.Scheme {
-	case "unix":
-		network, addr = "unix", u.Path
-	case "tcp", "http":
-		network, addr = "tcp", u.Host
-	default:
-		return Check{Message: "Docker at " + host + " is not checked", Hint: hint}
-	}
 	ctx, cancel := context.WithTimeout(ctx, statusTimeout)
 	defer cancel()
-	var d net.Dialer
-	conn, err := d.DialContext(ctx, network, addr)
-	if errors.Is(err, fs.ErrPermission) {
-		return Check{Message: "Docker runs, but you may not use it (" + addr + ")",
-			Hint: "Add your user to the docker group (then log in again), or use Docker Desktop."}
-	}
+	sb, err := sandbox.New(sandbox.Config{Host: host})
 	if err != nil {
-		return Check{Message: "Docker is not running", Hint: hint}
+		return Check{Message: "Docker at " + host + " cannot be used: " + err.Error(), Hint: "Python analysis needs Docker; everything else works without it."}
 	}
-	defer conn.Close()
-	if dl, ok := ctx.Deadline(); ok {
-		_ = conn.SetDeadline(dl)
+	defer sb.Close()
+	st := sb.Check(ctx)
+	if !st.OK {
+		return Check{Message: st.Reason, Hint: st.Fix}
 	}
-	req, _ := http.NewRequest(http.MethodGet, "http://docker/_ping", nil)
-	if err := req.Write(conn); err != nil {
-		return Check{Message: "Docker does not answer", Hint: hint}
-	}
-	res, err := http.ReadResponse(bufio.NewReader(conn), req)
-	if err != nil {
-		return Check{Message: "Docker does not answer", Hint: hint}
-	}
-	defer res.Body.Close()
-	if res.StatusCode != http.StatusOK {
-		return Check{Message: fmt.Sprintf("Docker answers %s", res.Status), Hint: hint}
-	}
-	return Check{OK: true, Message: "Docker is running"}
+	return Check{OK: true, Message: "Docker is running and the Python sandbox is ready (" + st.Image + ")"}
 }
