@@ -103,9 +103,10 @@ packages=(
   xvfb imagemagick xdotool fonts-noto-color-emoji sqlite3
 )
 command -v node >/dev/null || packages+=(nodejs npm)
-# The tests also need database servers for the remote-source suites.
+# The tests also need database servers (remote sources), Docker and
+# debootstrap (the Python sandbox) and Chromium (end-to-end).
 if [[ ${1:-} == --test ]]; then
-  packages+=(mariadb-server mariadb-client openssl)
+  packages+=(mariadb-server mariadb-client openssl docker.io debootstrap)
   command -v chromium >/dev/null || packages+=(chromium)
   compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || packages+=(postgresql)
 fi
