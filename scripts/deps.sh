@@ -106,7 +106,9 @@ command -v node >/dev/null || packages+=(nodejs npm)
 # The tests also need database servers (remote sources), Docker and
 # debootstrap (the Python sandbox) and Chromium (end-to-end).
 if [[ ${1:-} == --test ]]; then
-  packages+=(mariadb-server mariadb-client openssl docker.io debootstrap)
+  packages+=(mariadb-server mariadb-client openssl)
+  command -v dockerd >/dev/null || packages+=(docker.io) # not over an installed Docker CE
+  command -v debootstrap >/dev/null || packages+=(debootstrap)
   command -v chromium >/dev/null || packages+=(chromium)
   compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || packages+=(postgresql)
 fi
