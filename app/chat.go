@@ -233,13 +233,22 @@ func (a *App) GetChat(id string) (*Chat, error) {
 	if err != nil {
 		return nil, err
 	}
-	th, err := st.Thread(a.life, id)
+	th, err := st.Messages(a.life, id)
 	if err != nil {
 		return nil, storeError(err, id)
 	}
 	blobs, err := st.Blobs(a.life, id)
 	if err != nil {
 		return nil, wrap(err)
+	}
+	for i, m := range th.Messages {
+		if _, ok := blobs[m.ID]; !ok && m.Role == store.Assistant { // its events are made from its calls
+			whole, err := st.Message(a.life, m.ID)
+			if err != nil {
+				return nil, storeError(err, id)
+			}
+			th.Messages[i] = *whole
+		}
 	}
 	live := a.chats.running(id)
 	questions := map[string]string{}

@@ -292,6 +292,16 @@ func (s *Store) MessageByRun(ctx context.Context, runID string) (*Message, error
 // Thread returns a conversation with all its messages, their tool calls
 // and charts, in order.
 func (s *Store) Thread(ctx context.Context, id string) (*Thread, error) {
+	return s.thread(ctx, id, true)
+}
+
+// Messages returns a conversation with all its messages in order, without
+// their tool calls and charts (Message reads one whole).
+func (s *Store) Messages(ctx context.Context, id string) (*Thread, error) {
+	return s.thread(ctx, id, false)
+}
+
+func (s *Store) thread(ctx context.Context, id string, whole bool) (*Thread, error) {
 	c, err := s.Conversation(ctx, id)
 	if err != nil {
 		return nil, err
@@ -311,6 +321,9 @@ func (s *Store) Thread(ctx context.Context, id string) (*Thread, error) {
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("store: read the messages of %s: %w", id, err)
+	}
+	if !whole {
+		return t, nil
 	}
 	where := `WHERE message_id IN (SELECT id FROM messages WHERE conversation_id = ?)`
 	if err := s.attach(ctx, t.Messages, where, id); err != nil {

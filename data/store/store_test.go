@@ -344,3 +344,19 @@ func TestWritesIntoADeletedConversation(t *testing.T) {
 		t.Errorf("%d rows written into a deleted conversation", n)
 	}
 }
+
+func TestMessagesLeavesOutCallsAndCharts(t *testing.T) {
+	ctx := context.Background()
+	s := open(t)
+	conv := conversation(t, s)
+	_, r := ask(t, s, conv, "q", "run_1")
+	must(t, r.Call(ctx, ToolCall{Seq: 1, CallID: "c1", Name: "run_sql", Arguments: "{}", Result: "x"}))
+	must(t, r.Finish(ctx, Final{Status: Complete, Content: "a"}))
+	light, err := s.Messages(ctx, conv)
+	must(t, err)
+	whole, err := s.Thread(ctx, conv)
+	must(t, err)
+	if len(light.Messages) != 2 || light.Messages[1].Content != "a" || light.Messages[1].ToolCalls != nil || len(whole.Messages[1].ToolCalls) != 1 {
+		t.Errorf("messages %+v, thread %+v", light.Messages, whole.Messages)
+	}
+}
