@@ -21,6 +21,7 @@ import (
 	"github.com/loupeapp/loupe/data/results"
 	"github.com/loupeapp/loupe/data/secret"
 	"github.com/loupeapp/loupe/data/store"
+	"github.com/loupeapp/loupe/tools/search"
 )
 
 func init() {
@@ -57,6 +58,7 @@ func runAsk(ctx context.Context, e env, args []string) int {
 	var (
 		a   *agent.Agent
 		sch agent.Schema
+		ret *assemble.Retrieval // the workspace's schema index and query memory
 	)
 	if *conn != "" {
 		r, err := openConnection(ctx, *conn)
@@ -74,12 +76,16 @@ func runAsk(ctx context.Context, e env, args []string) int {
 			return fail(e, err)
 		}
 		defer w.Close()
-		py, closePy := pythonTool(ctx, w)
-		defer closePy()
-		if a, err = assemble.Agent(w, res, p, cfg.Model, *o, py...); err != nil {
+		if ret, err = assemble.OpenRetrieval(w); err != nil {
 			return fail(e, err)
 		}
-		if sch, err = assemble.WorkspaceSchema(ctx, w); err != nil {
+		defer ret.Close()
+		py, closePy := pythonTool(ctx, w)
+		defer closePy()
+		if a, err = assemble.Agent(w, res, p, cfg.Model, *o, append(py, ret.Tools()...)...); err != nil {
+			return fail(e, err)
+		}
+		if sch, _, err = ret.Schema(ctx, question); err != nil {
 			return fail(e, err)
 		}
 	}
@@ -114,7 +120,12 @@ func runAsk(ctx context.Context, e env, args []string) int {
 	if *asJSON {
 		sink = newJSONSink(e.stdout)
 	}
-	out := a.Run(ctx, in, &persistSink{rec: rec, next: sink, stderr: e.stderr})
+	out := a.Run(search.WithChat(ctx, in.ChatID), in, &persistSink{rec: rec, next: sink, stderr: e.stderr})
+	if ret != nil && out.Status == agent.Done {
+		if err := ret.Remember(context.WithoutCancel(ctx), in.ChatID, question, out); err != nil {
+			fmt.Fprintf(e.stderr, "loupe ask: the answer stands, but its queries were not kept for follow-ups: %v\n", err)
+		}
+	}
 	if !*asJSON {
 		printOutcome(e.stdout, out, trace.streamed(out))
 		fmt.Fprintf(e.stdout, "Conversation %s — continue it with: loupe ask --chat %s QUESTION\n", in.ChatID, in.ChatID)
