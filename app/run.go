@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/loupeapp/loupe/tools/search"
 	"regexp"
 	"strconv"
 	"strings"
@@ -137,7 +138,8 @@ func (a *App) run(ctx context.Context, st *store.Store, pair *store.Pair, rec *R
 		a.publish(EventRunEvents, RunEvents{RunID: in.RunID, ChatID: in.ChatID, Events: evs})
 	})
 	err := a.withWorkspace(func(_ context.Context, ws *workspace.Workspace) error {
-		sch, err := assemble.WorkspaceSchema(ctx, ws)
+		ret, extra := a.ws.extras()
+		sch, _, err := ret.Schema(ctx, in.Question)
 		if err != nil {
 			return err
 		}
@@ -146,11 +148,16 @@ func (a *App) run(ctx context.Context, st *store.Store, pair *store.Pair, rec *R
 		if in.History, err = History(ctx, st, pair, p, model); err != nil {
 			return err
 		}
-		ag, err := assemble.Agent(ws, a.results, p, model, o)
+		ag, err := assemble.Agent(ws, a.results, p, model, o, append(extra, ret.Tools()...)...)
 		if err != nil {
 			return err
 		}
-		ag.Run(ctx, in, b)
+		out := ag.Run(search.WithChat(ctx, in.ChatID), in, b)
+		if out.Status == agent.Done {
+			if err := ret.Remember(context.WithoutCancel(ctx), in.ChatID, in.Question, out); err != nil {
+				a.log.Error("keep a run's queries for follow-ups", "run", in.RunID, "err", err)
+			}
+		}
 		return nil
 	})
 	if err != nil {

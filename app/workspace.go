@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/loupeapp/loupe/app/assemble"
 	"github.com/loupeapp/loupe/data/workspace"
+	"github.com/loupeapp/loupe/tools"
+	"github.com/loupeapp/loupe/tools/python"
 )
 
 // wsHolder opens the workspace once, lazily: the first caller (usually the
@@ -20,6 +23,9 @@ type wsHolder struct {
 
 	mu      sync.Mutex
 	ws      *workspace.Workspace
+	ret     *assemble.Retrieval // the workspace's schema index and query memory
+	python  []tools.Tool        // run_python, when Docker and the sandbox image are there
+	closePy func()
 	opening chan struct{} // closed when the open in progress ends
 	err     error
 	closed  bool
@@ -97,7 +103,33 @@ func (h *wsHolder) open(ctx context.Context, done chan struct{}) {
 		h.err = &Error{Code: CodeCanceled, Message: "Loupe is shutting down."}
 		return
 	}
-	h.ws, h.err = ws, nil
+	ret, err := assemble.OpenRetrieval(ws)
+	if err != nil {
+		_ = ws.Close()
+		h.err = &Error{Code: CodeFile, Message: fmt.Sprintf("Cannot open the workspace's schema index in %s: %v", dir, err),
+			Hint: "Check that the folder is writable; deleting its schema-index folder makes Loupe rebuild it.", Err: err}
+		return
+	}
+	h.ws, h.ret, h.err = ws, ret, nil
+	h.python, h.closePy = pythonTool(ctx, ws)
+}
+
+// extras returns the retrieval and the extra tools of the open workspace.
+func (h *wsHolder) extras() (*assemble.Retrieval, []tools.Tool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.ret, h.python
+}
+
+// pythonTool returns run_python over ws when Docker and the sandbox image
+// are there (the status bar says why not), and a func that removes its
+// container.
+func pythonTool(ctx context.Context, ws *workspace.Workspace) ([]tools.Tool, func()) {
+	py, st, err := python.Open(ctx, ws.Engine, ws, python.Config{})
+	if err != nil || !st.OK {
+		return nil, func() {}
+	}
+	return []tools.Tool{py}, func() { _ = py.Close(context.WithoutCancel(ctx)) }
 }
 
 // close closes the workspace if it is open; later calls to workspace fail.
@@ -107,6 +139,14 @@ func (h *wsHolder) close() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.closed = true
+	if h.closePy != nil {
+		h.closePy()
+		h.closePy, h.python = nil, nil
+	}
+	if h.ret != nil {
+		_ = h.ret.Close()
+		h.ret = nil
+	}
 	if h.ws != nil {
 		_ = h.ws.Close()
 		h.ws = nil
