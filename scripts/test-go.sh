@@ -27,5 +27,15 @@ trap 'bash scripts/dbservers.sh stop all >/dev/null 2>&1 || true; bash scripts/s
 tags=$(cat .cache/wails-tags 2>/dev/null || true)
 echo "== go vet"
 go vet ${tags:+-tags "$tags"} ./...
+echo "== fault suite (small-model misbehaviour, both wire formats)"
+mkdir -p .cache
+st=0
+go test ${tags:+-tags "$tags"} -count=1 -run '^TestFaultSuite$' -v ./app/assemble >.cache/fault-suite.log 2>&1 || st=$?
+grep -E '^(fault suite|  missed)' .cache/fault-suite.log || true
+if [[ $st != 0 ]]; then
+  grep -v -E '^\s*$' .cache/fault-suite.log | tail -n 60 >&2
+  echo "test-go: the fault suite failed (full output in .cache/fault-suite.log)" >&2
+  exit 1
+fi
 echo "== go test"
-go test ${tags:+-tags "$tags"} -count=1 -timeout 20m ./...
+go test ${tags:+-tags "$tags"} -count=1 -timeout 20m -skip '^TestFaultSuite$' ./...
