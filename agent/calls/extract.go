@@ -136,7 +136,7 @@ func one(m map[string]any, isTool func(string) bool) (Found, bool) {
 		}
 		for _, a := range argKeys {
 			if v, ok := m[a]; ok {
-				return Found{Name: name, Args: args(v)}, true
+				return Found{Name: name, Args: argsObject(v)}, true
 			}
 		}
 		// The arguments may sit beside the name.
@@ -146,20 +146,20 @@ func one(m map[string]any, isTool func(string) bool) (Found, bool) {
 				rest[key] = v
 			}
 		}
-		return Found{Name: name, Args: args(rest)}, true
+		return Found{Name: name, Args: argsObject(rest)}, true
 	}
 	if len(m) == 1 { // {"run_sql": {"sql": …}}
 		for name, v := range m {
 			if _, isObj := v.(map[string]any); isObj && isTool(name) {
-				return Found{Name: name, Args: args(v)}, true
+				return Found{Name: name, Args: argsObject(v)}, true
 			}
 		}
 	}
 	return Found{}, false
 }
 
-// args turns a decoded arguments value into a JSON object.
-func args(v any) json.RawMessage {
+// argsObject turns a decoded arguments value into a JSON object.
+func argsObject(v any) json.RawMessage {
 	switch x := v.(type) {
 	case nil:
 		return json.RawMessage("{}")

@@ -2,6 +2,8 @@ package calls
 
 import (
 	"strings"
+
+	"github.com/loupeapp/loupe/tools/args"
 )
 
 // aliases maps names models often use to Loupe's tools.
@@ -48,7 +50,7 @@ func Match(name string, names []string) (string, bool) {
 	}
 	best, bestD := "", 3
 	for _, n := range names {
-		d := distance(key, squash(n))
+		d := args.Distance(key, squash(n))
 		if d < bestD && d*3 < len(key) {
 			best, bestD = n, d
 		}
@@ -70,25 +72,4 @@ func squash(s string) string {
 		}
 	}
 	return b.String()
-}
-
-// distance is the Levenshtein distance between a and b.
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -188,7 +188,46 @@ func (p Params) lookup(k string) (Param, bool) {
 			}
 		}
 	}
+	// A near-miss spelling ("tabel", "sqll") of exactly one parameter.
+	var found []Param
+	for _, a := range p.List {
+		if d := Distance(norm(k), norm(a.Name)); d > 0 && d <= 2 && d*3 < len(k) {
+			found = append(found, a)
+		}
+	}
+	if len(found) == 1 {
+		return found[0], true
+	}
 	return Param{}, false
+}
+
+// Distance is the optimal-string-alignment edit distance between a and b,
+// by runes: insertions, deletions, substitutions and swaps of neighbours
+// each count one ("tabel" is 1 from "table"). Tools and the agent use it to
+// match near-miss names.
+func Distance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	d := make([][]int, len(ra)+1)
+	for i := range d {
+		d[i] = make([]int, len(rb)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(ra)][len(rb)]
 }
 
 // sole returns the only required parameter when it is a string.

@@ -2,6 +2,7 @@ package chart
 
 import (
 	"fmt"
+	targs "github.com/loupeapp/loupe/tools/args"
 	"regexp"
 	"sort"
 	"strconv"
@@ -580,7 +581,7 @@ func closest(s string, names []string) string {
 		if strings.EqualFold(n, s) {
 			return n
 		}
-		d := editDistance(strings.ToLower(s), strings.ToLower(n))
+		d := targs.Distance(strings.ToLower(s), strings.ToLower(n))
 		if d < bestD {
 			best, bestD = n, d
 		}
@@ -589,25 +590,4 @@ func closest(s string, names []string) string {
 		return best
 	}
 	return ""
-}
-
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }
