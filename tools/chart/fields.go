@@ -2,11 +2,12 @@ package chart
 
 import (
 	"fmt"
-	targs "github.com/loupeapp/loupe/tools/args"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
+
+	targs "github.com/loupeapp/loupe/tools/args"
 )
 
 // use is one place the spec reads a field.

@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	targs "github.com/loupeapp/loupe/tools/args"
 	"log/slog"
 	"strings"
 	"time"
@@ -19,6 +18,7 @@ import (
 	"github.com/loupeapp/loupe/data/guard"
 	"github.com/loupeapp/loupe/data/query"
 	"github.com/loupeapp/loupe/tools"
+	targs "github.com/loupeapp/loupe/tools/args"
 )
 
 // Name is the tool's name as the model calls it.
