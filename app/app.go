@@ -72,14 +72,15 @@ type App struct {
 	mu    sync.Mutex
 	wails context.Context // the Wails context between Startup and Shutdown, else nil
 
-	ws       wsHolder
-	results  *results.Store
-	chats    *chatStore
-	runs     *runRegistry
-	reports  *reportStore
-	settings *settingsStore
-	recent   *recentStore
-	status   statusCache
+	ws        wsHolder
+	results   *results.Store
+	chats     *chatStore
+	runs      *runRegistry
+	reports   *reportStore
+	reportIDs sync.Map // run id → id of its report in the store
+	settings  *settingsStore
+	recent    *recentStore
+	status    statusCache
 }
 
 // New returns an App ready to be bound. It does no I/O: the workspace opens

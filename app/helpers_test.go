@@ -95,6 +95,7 @@ type env struct {
 	keys    *app.MemoryKeychain
 	config  string
 	saveDir string
+	wsDir   string
 }
 
 type setup struct {
@@ -115,7 +116,8 @@ func newEnv(t *testing.T, s setup) *env {
 	if docker == "" {
 		docker = "unix://" + t.TempDir() + "/no-docker.sock"
 	}
-	e.app = app.New(app.Options{WorkspaceDir: t.TempDir(), ConfigDir: e.config, Keychain: e.keys,
+	e.wsDir = t.TempDir()
+	e.app = app.New(app.Options{WorkspaceDir: e.wsDir, ConfigDir: e.config, Keychain: e.keys,
 		Dialogs: app.SaveInto{Dir: e.saveDir}, Emit: e.rec.emit, Getenv: getenv, DockerHost: docker})
 	t.Cleanup(func() { e.app.Shutdown(context.Background()) })
 	model := s.model

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -124,6 +125,7 @@ func (a *App) WriteReport(chatID, runID string) (*Report, error) {
 		return nil, wrap(err)
 	}
 	a.reports.put(runID, rep)
+	a.saveReport(ctx, runID, rep)
 	view, err := reportView(ctx, rep)
 	if err != nil {
 		return nil, wrap(err)
@@ -198,12 +200,59 @@ func (a *App) ExportReport(runID, format string) (*string, error) {
 		if err != nil {
 			return nil, wrap(err)
 		}
+		a.recordExport(runID, "md", files.Dir)
 		return &files.Dir, nil
 	}
 	if err := exportHTML(a.life, rep, path); err != nil {
 		return nil, wrap(err)
 	}
+	a.recordExport(runID, format, path)
 	return &path, nil
+}
+
+// saveReport keeps a written report in the store with the answer it came
+// from, so that it outlives the session. The report is in the user's
+// hands already; a failure to store it is logged, not shown.
+func (a *App) saveReport(ctx context.Context, runID string, rep *report.Report) {
+	if err := a.storeReport(ctx, runID, rep); err != nil {
+		a.log.Error("store a report", "run", runID, "err", err)
+	}
+}
+
+func (a *App) storeReport(ctx context.Context, runID string, rep *report.Report) error {
+	st, err := a.chatStore()
+	if err != nil {
+		return err
+	}
+	msg, err := st.MessageByRun(ctx, runID)
+	if err != nil {
+		return err
+	}
+	src, err := json.Marshal(rep)
+	if err != nil {
+		return fmt.Errorf("encode the report: %w", err)
+	}
+	r, err := st.SaveReport(ctx, msg.ID, rep.Title, rep.Markdown(), src)
+	if err != nil {
+		return err
+	}
+	a.reportIDs.Store(runID, r.ID)
+	return nil
+}
+
+// recordExport adds an export to the stored report's history.
+func (a *App) recordExport(runID, format, path string) {
+	id, ok := a.reportIDs.Load(runID)
+	if !ok {
+		return
+	}
+	st, err := a.chatStore()
+	if err == nil {
+		err = st.RecordExport(a.life, id.(string), format, path)
+	}
+	if err != nil {
+		a.log.Error("record a report export", "run", runID, "err", err)
+	}
 }
 
 // exportHTML exports into a temporary folder beside path and moves the

@@ -1,6 +1,8 @@
 package app_test
 
 import (
+	"context"
+	"github.com/loupeapp/loupe/data/store"
 	"os"
 	"path/filepath"
 	"strings"
@@ -89,6 +91,16 @@ func TestWriteAndExportReport(t *testing.T) {
 			ns = append(ns, l.Name())
 		}
 		t.Errorf("the save folder holds %v, want the report folder and page only", ns)
+	}
+	// The report and its exports are kept in the conversation store.
+	st, err := store.OpenDir(context.Background(), e.wsDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	reps, err := st.Reports(context.Background(), chat)
+	if err != nil || len(reps) != 1 || !strings.Contains(reps[0].Markdown, "Forty orders only.") || len(reps[0].Exports) != 2 {
+		t.Errorf("stored reports %+v, %v: want one, with the folder and html exports", reps, err)
 	}
 	if _, err := e.app.ExportReport(res.RunID, "pdf"); codeOf(t, err) != app.CodeInvalid {
 		t.Errorf("unknown format: %v", err)
