@@ -10,6 +10,10 @@ import (
 	"github.com/loupeapp/loupe/tools/args"
 )
 
+// MaxListed is how many datasets list_datasets names to the model; the UI
+// gets them all. Large workspaces are searched, not listed.
+const MaxListed = 100
+
 // ListDatasets is list_datasets.
 type ListDatasets struct{ cat Catalog }
 
@@ -59,8 +63,13 @@ func (t *ListDatasets) Run(ctx context.Context, raw json.RawMessage) (tools.Resu
 	fmt.Fprintf(&b, "%s:\n", plural(int64(len(ds)), "dataset", "datasets"))
 	sums := make([]Summary, len(ds))
 	for i, d := range ds {
-		fmt.Fprintf(&b, "- %s: %s, %s (%s)\n", d.Name, plural(d.Rows, "row", "rows"), plural(int64(len(d.Columns)), "column", "columns"), source(d))
+		if i < MaxListed {
+			fmt.Fprintf(&b, "- %s: %s, %s (%s)\n", d.Name, plural(d.Rows, "row", "rows"), plural(int64(len(d.Columns)), "column", "columns"), source(d))
+		}
 		sums[i] = Summary{Name: d.Name, Kind: d.Kind, Source: d.Source, Rows: d.Rows, Columns: len(d.Columns)}
+	}
+	if len(ds) > MaxListed {
+		fmt.Fprintf(&b, "… and %d more not listed. Call search_schema with a few words to find the tables a question needs.\n", len(ds)-MaxListed)
 	}
 	b.WriteString("Call describe_table for a table's columns and statistics.")
 	data, err := json.Marshal(sums)

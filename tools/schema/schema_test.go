@@ -250,3 +250,29 @@ func TestSpecs(t *testing.T) {
 		}
 	}
 }
+
+// manyDatasets is a catalog of n datasets.
+type manyDatasets int
+
+func (n manyDatasets) Datasets(context.Context) ([]catalog.Dataset, error) {
+	out := make([]catalog.Dataset, n)
+	for i := range out {
+		out[i] = catalog.Dataset{Name: "t" + strconv.Itoa(i), Kind: "csv", Rows: 1}
+	}
+	return out, nil
+}
+
+func TestListDatasetsCapsWhatTheModelReads(t *testing.T) {
+	r := run(t, schema.NewListDatasets(manyDatasets(schema.MaxListed+50)), `{}`)
+	lines := strings.Count(r.ForModel, "\n- ")
+	if lines != schema.MaxListed-1 && lines != schema.MaxListed {
+		t.Errorf("the model was shown %d datasets, want %d", lines, schema.MaxListed)
+	}
+	if !strings.Contains(r.ForModel, "and 50 more not listed") || !strings.Contains(r.ForModel, "search_schema") {
+		t.Errorf("the cap must be said, with where to look:\n%.300s", r.ForModel[len(r.ForModel)-300:])
+	}
+	var sums []schema.Summary
+	if err := json.Unmarshal(r.Display.Data, &sums); err != nil || len(sums) != schema.MaxListed+50 {
+		t.Errorf("the UI gets every dataset: %d, %v", len(sums), err)
+	}
+}
