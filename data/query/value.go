@@ -28,18 +28,18 @@ func normalize(v any, typ string) any {
 		}
 		return int64(x)
 	case float64:
-		return finite(x)
+		return Finite(x)
 	case float32:
-		return finite(float64(x))
+		return Finite(float64(x))
 	case *big.Int:
 		if x.IsInt64() {
 			return x.Int64()
 		}
 		return x.String()
 	case duckdb.Decimal:
-		return finite(x.Float64())
+		return Finite(x.Float64())
 	case time.Time:
-		return formatTime(x, typ)
+		return FormatTime(x, typ)
 	case duckdb.Interval:
 		return formatInterval(x)
 	case duckdb.UUID:
@@ -95,7 +95,9 @@ func elementType(typ string) string {
 	return ""
 }
 
-func finite(f float64) any {
+// Finite returns f, or "NaN", "Infinity" or "-Infinity", which JSON
+// cannot hold as numbers.
+func Finite(f float64) any {
 	switch {
 	case math.IsNaN(f):
 		return "NaN"
@@ -107,16 +109,21 @@ func finite(f float64) any {
 	return f
 }
 
-func formatTime(t time.Time, typ string) string {
+// FormatTime prints t the way SQL clients show a value of type typ (any
+// case): DATE as 2006-01-02, TIME without a date, and a zone only for
+// types that have one (…TZ, … WITH TIME ZONE).
+func FormatTime(t time.Time, typ string) string {
+	u := strings.ToUpper(typ)
+	zoned := strings.Contains(u, "TZ") || strings.Contains(u, "ZONE")
 	switch {
-	case typ == "DATE":
+	case u == "DATE":
 		return t.Format("2006-01-02")
-	case strings.HasPrefix(typ, "TIME") && !strings.HasPrefix(typ, "TIMESTAMP"):
-		if strings.Contains(typ, "TZ") || strings.Contains(typ, "ZONE") {
+	case strings.HasPrefix(u, "TIME") && !strings.HasPrefix(u, "TIMESTAMP"):
+		if zoned {
 			return t.Format("15:04:05.999999Z07:00")
 		}
 		return t.Format("15:04:05.999999")
-	case strings.Contains(typ, "TZ") || strings.Contains(typ, "ZONE"):
+	case zoned:
 		return t.Format("2006-01-02 15:04:05.999999Z07:00")
 	}
 	return t.Format("2006-01-02 15:04:05.999999")

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/loupeapp/loupe/data/query"
 )
 
 // Normalize turns a value a driver returned into one that encodes to JSON
@@ -42,9 +44,9 @@ func Normalize(v any, typ string) any {
 		}
 		return int64(x)
 	case float64:
-		return finite(x)
+		return query.Finite(x)
 	case float32:
-		return finite(float64(x))
+		return query.Finite(float64(x))
 	case *big.Int:
 		if x.IsInt64() {
 			return x.Int64()
@@ -56,7 +58,7 @@ func Normalize(v any, typ string) any {
 		}
 		return x.String()
 	case time.Time:
-		return FormatTime(x, typ)
+		return query.FormatTime(x, typ)
 	case time.Duration:
 		return x.String()
 	case [16]byte:
@@ -92,37 +94,6 @@ func Normalize(v any, typ string) any {
 		return x.String()
 	}
 	return fmt.Sprint(v)
-}
-
-func finite(f float64) any {
-	switch {
-	case math.IsNaN(f):
-		return "NaN"
-	case math.IsInf(f, 1):
-		return "Infinity"
-	case math.IsInf(f, -1):
-		return "-Infinity"
-	}
-	return f
-}
-
-// FormatTime prints t as the column type asks: a date, a time of day, or
-// a timestamp, with its zone only when the type has one.
-func FormatTime(t time.Time, typ string) string {
-	u := strings.ToUpper(typ)
-	zoned := strings.Contains(u, "TZ") || strings.Contains(u, "ZONE")
-	switch {
-	case u == "DATE":
-		return t.Format("2006-01-02")
-	case strings.HasPrefix(u, "TIME") && !strings.HasPrefix(u, "TIMESTAMP"):
-		if zoned {
-			return t.Format("15:04:05.999999Z07:00")
-		}
-		return t.Format("15:04:05.999999")
-	case zoned:
-		return t.Format("2006-01-02 15:04:05.999999Z07:00")
-	}
-	return t.Format("2006-01-02 15:04:05.999999")
 }
 
 func formatUUID(b [16]byte) string {
