@@ -36,6 +36,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -65,6 +66,7 @@ type Store struct {
 	path string
 	log  *slog.Logger
 	now  func() time.Time
+	last atomic.Int64 // the last stamp handed out
 }
 
 // Open opens (creating if needed) the store in the file at path, migrates
@@ -133,8 +135,19 @@ func (s *Store) tx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	return nil
 }
 
-// stamp is a time as stored: Unix milliseconds.
-func (s *Store) stamp() int64 { return s.now().UnixMilli() }
+// stamp is a time as stored: Unix milliseconds. Stamps from one Store
+// strictly increase, so that two changes in the same millisecond still
+// order by when they happened (the conversation list sorts by them).
+func (s *Store) stamp() int64 {
+	now := s.now().UnixMilli()
+	for {
+		last := s.last.Load()
+		next := max(now, last+1)
+		if s.last.CompareAndSwap(last, next) {
+			return next
+		}
+	}
+}
 
 func fromStamp(ms int64) time.Time { return time.UnixMilli(ms).UTC() }
 
