@@ -2,12 +2,16 @@ package assemble
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/loupeapp/loupe/agent"
 	"github.com/loupeapp/loupe/agent/llm"
 	"github.com/loupeapp/loupe/data/catalog"
+	"github.com/loupeapp/loupe/data/index"
+	"github.com/loupeapp/loupe/data/joins"
 	"github.com/loupeapp/loupe/data/query"
 	"github.com/loupeapp/loupe/data/remote"
 	"github.com/loupeapp/loupe/data/results"
@@ -15,11 +19,13 @@ import (
 	"github.com/loupeapp/loupe/tools/askuser"
 	"github.com/loupeapp/loupe/tools/chart"
 	"github.com/loupeapp/loupe/tools/schema"
+	"github.com/loupeapp/loupe/tools/search"
 	"github.com/loupeapp/loupe/tools/sqltool"
 )
 
 // Remote is a connected database described for the agent: its tables as
-// the tools see them and its schema for the prompt.
+// the tools see them, its schema index (for the prompt and search_schema)
+// and its schema. It is safe for concurrent use; Close it when done.
 type Remote struct {
 	Name   string // the connection's name
 	Source remote.Source
@@ -27,9 +33,27 @@ type Remote struct {
 	// bare is true when every table is in one schema, so tables go by
 	// their bare names.
 	bare bool
+
+	// idx is the connection's schema index (OpenRemote), or one built in
+	// memory on first use (NewRemote).
+	idxMu   sync.Mutex
+	idx     *index.Index
+	ownsIdx bool // Close closes idx
+
+	derived sync.Once
+	ds      []catalog.Dataset // Datasets, in Schema.Tables order
+	tables  []index.Table     // what the index holds, in the same order
+	byName  map[string]int    // tableName → position
+	lookup  map[string]int    // lower-cased schema.name and bare name → position
+	fks     []agent.JoinPath  // every declared join path
+
+	linksOnce sync.Once
+	idLinks   *joins.Links // id-like columns, for bridges where no keys are declared
 }
 
-// NewRemote describes src, whose schema was discovered as sch.
+// NewRemote describes src, whose schema was discovered as sch. Its schema
+// index is built in memory when first searched; OpenRemote keeps one on
+// disk instead.
 func NewRemote(name string, src remote.Source, sch *remote.Schema) *Remote {
 	schemas := map[string]bool{}
 	for _, t := range sch.Tables {
@@ -38,23 +62,66 @@ func NewRemote(name string, src remote.Source, sch *remote.Schema) *Remote {
 	return &Remote{Name: name, Source: src, Schema: sch, bare: len(schemas) <= 1}
 }
 
+// Close closes the schema index and the source.
+func (r *Remote) Close() error {
+	r.idxMu.Lock()
+	var err error
+	if r.idx != nil {
+		err = r.idx.Close()
+		r.idx = nil
+	}
+	r.idxMu.Unlock()
+	if r.Source != nil {
+		err = errors.Join(err, r.Source.Close())
+	}
+	return err
+}
+
 // Run runs one query on the server (the tools' Runner).
 func (r *Remote) Run(ctx context.Context, sql string, lim query.Limits) (*query.Result, error) {
 	return r.Source.Query(ctx, sql, lim)
 }
 
 // Datasets lists the remote tables the way the tools list workspace
-// datasets (the tools' Catalog).
+// datasets (the tools' Catalog). The slice is shared: do not modify it.
 func (r *Remote) Datasets(context.Context) ([]catalog.Dataset, error) {
-	out := make([]catalog.Dataset, 0, len(r.Schema.Tables))
-	for _, t := range r.Schema.Tables {
-		d := catalog.Dataset{Name: r.tableName(&t), Kind: string(r.Source.Dialect().Kind), Source: r.Name, Storage: t.Kind, Rows: max(t.Rows, 0)}
-		for _, c := range t.Columns {
-			d.Columns = append(d.Columns, catalog.Column{Name: c.Name, Type: c.Type})
+	r.derive()
+	return r.ds, nil
+}
+
+// derive builds, once, the datasets, the index descriptions and the
+// declared join paths from the schema.
+func (r *Remote) derive() {
+	r.derived.Do(func() {
+		kind := ""
+		if r.Source != nil {
+			kind = string(r.Source.Dialect().Kind)
 		}
-		out = append(out, d)
-	}
-	return out, nil
+		n := len(r.Schema.Tables)
+		r.ds, r.tables, r.byName = make([]catalog.Dataset, n), make([]index.Table, n), make(map[string]int, n)
+		r.lookup = make(map[string]int, 2*n)
+		for i := range r.Schema.Tables {
+			t := &r.Schema.Tables[i]
+			r.lookup[strings.ToLower(t.QualifiedName())] = i
+			if _, ok := r.lookup[strings.ToLower(t.Name)]; !ok {
+				r.lookup[strings.ToLower(t.Name)] = i // a bare name: the first schema's, as Schema.Table
+			}
+		}
+		for i := range r.Schema.Tables {
+			t := &r.Schema.Tables[i]
+			name := r.tableName(t)
+			r.byName[name] = i
+			d := catalog.Dataset{Name: name, Kind: kind, Source: r.Name, Storage: t.Kind, Rows: max(t.Rows, 0)}
+			for _, c := range t.Columns {
+				d.Columns = append(d.Columns, catalog.Column{Name: c.Name, Type: c.Type})
+			}
+			r.ds[i] = d
+		}
+		r.fks = r.declaredPaths()
+		for i := range r.Schema.Tables {
+			r.tables[i] = r.indexTable(&r.Schema.Tables[i])
+		}
+	})
 }
 
 func (r *Remote) tableName(t *remote.Table) string {
@@ -64,14 +131,51 @@ func (r *Remote) tableName(t *remote.Table) string {
 	return t.QualifiedName()
 }
 
+// ref finds the table a foreign key refers to, or nil.
+func (r *Remote) ref(fk remote.ForeignKey) *remote.Table {
+	if fk.RefSchema != "" {
+		if i, ok := r.lookup[strings.ToLower(fk.RefSchema+"."+fk.RefTable)]; ok {
+			return &r.Schema.Tables[i]
+		}
+	}
+	if i, ok := r.lookup[strings.ToLower(fk.RefTable)]; ok {
+		return &r.Schema.Tables[i]
+	}
+	return nil
+}
+
+// declaredPaths lists the join paths the foreign keys declare, one per
+// column pair, by the names the tools use.
+func (r *Remote) declaredPaths() []agent.JoinPath {
+	var out []agent.JoinPath
+	for i := range r.Schema.Tables {
+		t := &r.Schema.Tables[i]
+		for _, fk := range t.ForeignKeys {
+			target := r.ref(fk)
+			if target == nil {
+				continue
+			}
+			for k := range fk.Columns {
+				if k >= len(fk.RefColumns) {
+					break
+				}
+				out = append(out, agent.JoinPath{From: r.tableName(t), FromColumn: fk.Columns[k],
+					To: r.tableName(target), ToColumn: fk.RefColumns[k], Confidence: 1, Declared: true})
+			}
+		}
+	}
+	return out
+}
+
 // RemoteTools is the tool set over a connected database: queries, the
-// schema tools, charts and questions. Profiling and finding checks use
-// DuckDB's SQL and are offered for workspace data only.
+// schema tools, search_schema over the connection's schema index, charts
+// and questions. Profiling and finding checks use DuckDB's SQL and are
+// offered for workspace data only.
 func RemoteTools(r *Remote, store *results.Store) (*tools.Set, error) {
 	sql := sqltool.New(r, r, store, sqltool.Config{})
 	all := []tools.Tool{sql}
 	all = append(all, schema.Tools(r, sql)...)
-	all = append(all, chart.New(r), askuser.New())
+	all = append(all, search.NewSchema(r, remoteIndex{r}), chart.New(r), askuser.New())
 	return tools.NewSet(all...)
 }
 
@@ -84,21 +188,24 @@ func RemoteAgent(r *Remote, store *results.Store, p llm.Provider, model string, 
 	return newAgent(set, p, model, o)
 }
 
-// PromptSchema describes the connected database for the agent's prompt:
-// its dialect and tips, its tables with columns, types and comments, and
-// its declared foreign keys as the known join paths.
-func (r *Remote) PromptSchema() agent.Schema {
+// header is the prompt's data section without tables: the dialect, its
+// tips and where the queries run.
+func (r *Remote) header() agent.Schema {
 	d := r.Source.Dialect()
 	s := agent.Schema{Dialect: d.Name, Where: fmt.Sprintf("the %s database %s (connection %s)", d.Name, r.Schema.Database, r.Name)}
 	if d.Tips != "" {
 		s.Tips = "- " + strings.TrimSpace(d.Tips)
 	}
-	byKey := map[string]*remote.Table{}
-	for i := range r.Schema.Tables {
-		t := &r.Schema.Tables[i]
-		byKey[strings.ToLower(t.QualifiedName())] = t
-		byKey[strings.ToLower(t.Name)] = t
-	}
+	return s
+}
+
+// PromptSchema describes the whole connected database for the agent's
+// prompt: its dialect and tips, every table with columns, types and
+// comments, and every declared join path. It suits small databases only;
+// Retrieve narrows the prompt to the tables a question needs.
+func (r *Remote) PromptSchema() agent.Schema {
+	r.derive()
+	s := r.header()
 	for i := range r.Schema.Tables {
 		t := &r.Schema.Tables[i]
 		at := agent.Table{Name: r.tableName(t), Rows: max(t.Rows, 0), Description: t.Comment}
@@ -109,23 +216,7 @@ func (r *Remote) PromptSchema() agent.Schema {
 			at.Columns = append(at.Columns, agent.Column{Name: c.Name, Type: c.Type, Description: c.Comment})
 		}
 		s.Tables = append(s.Tables, at)
-		for _, fk := range t.ForeignKeys {
-			ref := fk.RefTable
-			if fk.RefSchema != "" {
-				ref = fk.RefSchema + "." + fk.RefTable
-			}
-			target, ok := byKey[strings.ToLower(ref)]
-			if !ok {
-				target = byKey[strings.ToLower(fk.RefTable)]
-			}
-			for k := range fk.Columns {
-				if k >= len(fk.RefColumns) || target == nil {
-					break
-				}
-				s.JoinPaths = append(s.JoinPaths, agent.JoinPath{From: at.Name, FromColumn: fk.Columns[k],
-					To: r.tableName(target), ToColumn: fk.RefColumns[k], Confidence: 1, Declared: true})
-			}
-		}
 	}
+	s.JoinPaths = append(s.JoinPaths, r.fks...)
 	return s
 }

@@ -65,11 +65,13 @@ func runAsk(ctx context.Context, e env, args []string) int {
 		if err != nil {
 			return fail(e, err)
 		}
-		defer r.Source.Close()
+		defer r.Close()
 		if a, err = assemble.RemoteAgent(r, res, p, cfg.Model, *o); err != nil {
 			return fail(e, err)
 		}
-		sch = r.PromptSchema()
+		if sch, _, err = r.Retrieve(ctx, question, assemble.Budget{}); err != nil {
+			return fail(e, err)
+		}
 	} else {
 		w, err := openWorkspace(ctx, *ws)
 		if err != nil {
@@ -196,8 +198,9 @@ func writeReport(ctx context.Context, e env, st *store.Store, messageID string, 
 	return nil
 }
 
-// openConnection connects to the saved connection name and discovers its
-// schema. The caller closes the returned source.
+// openConnection connects to the saved connection name, discovers its
+// schema and keeps it as the connection's catalog and schema index. The
+// caller closes the returned Remote.
 func openConnection(ctx context.Context, name string) (*assemble.Remote, error) {
 	store, keeper, err := connections()
 	if err != nil {
@@ -219,10 +222,10 @@ func openConnection(ctx context.Context, name string) (*assemble.Remote, error) 
 	if err != nil {
 		return nil, fmt.Errorf("connect to %s: %w", p.Name, err)
 	}
-	sch, err := src.Discover(ctx)
+	r, _, err := assemble.OpenRemote(ctx, p.Name, src, store.CacheDir(p.Name))
 	if err != nil {
 		src.Close()
-		return nil, fmt.Errorf("read the schema of %s: %w", p.Name, err)
+		return nil, err
 	}
-	return assemble.NewRemote(p.Name, src, sch), nil
+	return r, nil
 }

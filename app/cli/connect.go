@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/loupeapp/loupe/app/assemble"
 	"github.com/loupeapp/loupe/data/remote"
 	_ "github.com/loupeapp/loupe/data/remote/mysql"  // registers the MySQL/MariaDB connector
 	_ "github.com/loupeapp/loupe/data/remote/pg"     // registers the PostgreSQL connector
@@ -185,8 +186,9 @@ func connectAdd(ctx context.Context, e env, args []string) int {
 		}
 	}
 	out := connectResult{Name: p.Name, Kind: p.Kind, URL: p.URL(), Password: "none"}
+	var sch *remote.Schema
 	if !*noTest {
-		if err := testConnection(ctx, p, password, &out); err != nil {
+		if sch, err = testConnection(ctx, p, password, &out); err != nil {
 			fmt.Fprintln(e.stderr, "loupe connect add: not saved: "+err.Error())
 			fmt.Fprintln(e.stderr, "  (fix the settings and try again, or add --no-test to save it anyway)")
 			return ExitError
@@ -207,6 +209,11 @@ func connectAdd(ctx context.Context, e env, args []string) int {
 	}
 	if _, err := store.Put(p); err != nil {
 		return fail(e, err)
+	}
+	if sch != nil {
+		if err := keepSchema(ctx, store, p.Name, sch, &out); err != nil {
+			return fail(e, fmt.Errorf("saved connection %s, but not its schema (loupe connect test %s tries again): %w", p.Name, p.Name, err))
+		}
 	}
 	if *asJSON {
 		return printJSON(e, out)
@@ -265,10 +272,26 @@ type connectResult struct {
 	Problem   remote.Problem `json:"problem,omitempty"`
 	Message   string         `json:"message,omitempty"`
 	Hint      string         `json:"hint,omitempty"`
+	// Catalog says how the discovered schema was kept (catalog file and
+	// schema index) after a successful test.
+	Catalog *assemble.CatalogStats `json:"catalog,omitempty"`
 }
 
-// testConnection opens the source, checks it answers and reads its schema.
-func testConnection(ctx context.Context, p remote.Profile, password string, out *connectResult) error {
+// keepSchema stores sch as the catalog and schema index of the connection
+// called name (see assemble.Catalog).
+func keepSchema(ctx context.Context, store *remote.Store, name string, sch *remote.Schema, out *connectResult) error {
+	st, err := assemble.Catalog(ctx, store.CacheDir(name), name, sch)
+	if err != nil {
+		return err
+	}
+	st.DiscoverMS = sch.ElapsedMS
+	out.Catalog = &st
+	return nil
+}
+
+// testConnection opens the source, checks it answers and reads its
+// schema, which it returns.
+func testConnection(ctx context.Context, p remote.Profile, password string, out *connectResult) (*remote.Schema, error) {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	start := time.Now()
@@ -284,7 +307,7 @@ func testConnection(ctx context.Context, p remote.Profile, password string, out 
 			out.OK, out.Tested = true, true
 			out.Dialect, out.Version, out.Tables = d.Name, d.Version, len(sc.Tables)
 			out.ElapsedMS = float64(time.Since(start).Microseconds()) / 1000
-			return nil
+			return sc, nil
 		}
 	}
 	out.Tested = true
@@ -294,7 +317,7 @@ func testConnection(ctx context.Context, p remote.Profile, password string, out 
 	} else {
 		out.Message = err.Error()
 	}
-	return err
+	return nil, err
 }
 
 func connectList(e env, args []string) int {
@@ -362,7 +385,12 @@ func connectTest(ctx context.Context, e env, args []string) int {
 			return fail(e, err)
 		}
 	}
-	terr := testConnection(ctx, p, password, &out)
+	sch, terr := testConnection(ctx, p, password, &out)
+	if terr == nil {
+		if err := keepSchema(ctx, store, p.Name, sch, &out); err != nil {
+			return fail(e, fmt.Errorf("connect test %s: the connection works, but its schema was not kept: %w", p.Name, err))
+		}
+	}
 	if *asJSON {
 		if code := printJSON(e, out); code != ExitOK {
 			return code

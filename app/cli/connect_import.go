@@ -31,7 +31,7 @@ func connectImport(ctx context.Context, e env, args []string) int {
 	if err != nil {
 		return fail(e, err)
 	}
-	defer r.Source.Close()
+	defer r.Close()
 	w, err := openWorkspace(ctx, *ws)
 	if err != nil {
 		return fail(e, err)

@@ -80,7 +80,9 @@ func (s *Store) Get(name string) (Profile, error) {
 }
 
 // Put checks p and saves it, replacing a profile of the same name. It
-// returns the profile as saved (defaults filled in).
+// returns the profile as saved (defaults filled in). When it replaces a
+// different profile, the old one's catalog and index are removed: they
+// describe another database.
 func (s *Store) Put(p Profile) (Profile, error) {
 	p, err := p.Normalize()
 	if err != nil {
@@ -93,15 +95,25 @@ func (s *Store) Put(p Profile) (Profile, error) {
 		return p, err
 	}
 	kept := ps[:0]
+	changed := false
 	for _, q := range ps {
 		if q.Name != p.Name {
 			kept = append(kept, q)
+		} else {
+			changed = q != p
 		}
 	}
-	return p, s.write(append(kept, p))
+	if err := s.write(append(kept, p)); err != nil {
+		return p, err
+	}
+	if changed {
+		return p, removeCache(s.CacheDir(p.Name))
+	}
+	return p, nil
 }
 
-// Remove deletes the profile called name; ErrNoProfile when there is none.
+// Remove deletes the profile called name with its cache (catalog and
+// schema index); ErrNoProfile when there is none.
 func (s *Store) Remove(name string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -118,7 +130,10 @@ func (s *Store) Remove(name string) error {
 	if len(kept) == len(ps) {
 		return fmt.Errorf("connection %q: %w", name, ErrNoProfile)
 	}
-	return s.write(kept)
+	if err := s.write(kept); err != nil {
+		return err
+	}
+	return removeCache(s.CacheDir(name))
 }
 
 func (s *Store) read() ([]Profile, error) {
@@ -149,25 +164,7 @@ func (s *Store) write(ps []Profile) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("create %s: %w", dir, err)
 	}
-	tmp, err := os.CreateTemp(dir, ".connections-*")
-	if err != nil {
-		return fmt.Errorf("save connections: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	_, werr := tmp.Write(append(b, '\n'))
-	if werr == nil {
-		werr = tmp.Chmod(0o600)
-	}
-	if werr == nil {
-		werr = tmp.Sync()
-	}
-	if cerr := tmp.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr != nil {
-		return fmt.Errorf("save connections: %w", werr)
-	}
-	if err := os.Rename(tmp.Name(), s.path); err != nil {
+	if err := writeAtomic(dir, filepath.Base(s.path), append(b, '\n')); err != nil {
 		return fmt.Errorf("save connections: %w", err)
 	}
 	return nil

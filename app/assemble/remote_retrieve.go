@@ -1,0 +1,243 @@
+package assemble
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/loupeapp/loupe/agent"
+	"github.com/loupeapp/loupe/data/catalog"
+	"github.com/loupeapp/loupe/data/index"
+	"github.com/loupeapp/loupe/data/joins"
+)
+
+// Retrieve builds the data section of the agent's prompt for question
+// over the connected database, as Retrieve does for the workspace: the
+// dialect and its tips, the best-matching tables (budget.Tables) with the
+// tables that join them, their relevant columns and comments, the declared
+// join paths among them, and one line per other table when there are few
+// — all within budget.Tokens. search_schema and list_datasets reach the
+// rest.
+func (r *Remote) Retrieve(ctx context.Context, question string, budget Budget) (agent.Schema, Meta, error) {
+	start := time.Now()
+	b := budget.withDefaults()
+	r.derive()
+	idx, err := r.searchIndex(ctx)
+	if err != nil {
+		return agent.Schema{}, Meta{}, err
+	}
+	meta := Meta{Total: len(r.ds)}
+	chosen, err := r.choose(ctx, idx, question, b, &meta)
+	if err != nil {
+		return agent.Schema{}, Meta{}, err
+	}
+	in := make(map[string]bool, len(chosen))
+	for _, c := range chosen {
+		in[c.Name] = true
+	}
+	s := r.header()
+	keyCols := map[string]map[string]bool{}
+	for _, p := range r.fks {
+		if in[p.From] && in[p.To] {
+			s.JoinPaths = append(s.JoinPaths, p)
+			mark(keyCols, p.From, p.FromColumn)
+			mark(keyCols, p.To, p.ToColumn)
+		}
+	}
+	byName := make(map[string]catalog.Dataset, len(chosen))
+	for _, c := range chosen {
+		d := r.promptDataset(c.Name)
+		byName[c.Name] = d
+		s.Tables = append(s.Tables, r.withComments(describe(d, c.Columns, keyCols[c.Name], wideColumns)))
+	}
+	var others []agent.Table
+	for i, d := range r.ds {
+		if !in[d.Name] {
+			others = append(others, agent.Table{Name: d.Name, Rows: d.Rows, Source: kindNote(r.Schema.Tables[i].Kind)})
+		}
+	}
+	if len(others) <= b.ListOthers {
+		s.Tables = append(s.Tables, others...)
+		meta.Listed = len(others)
+	} else {
+		s.Others = len(others)
+		meta.Others = len(others)
+	}
+	meta.Tables = chosen
+	s = fit(s, chosen, byName, keyCols, b.Tokens, &meta)
+	meta.JoinPaths = len(s.JoinPaths)
+	meta.DataTokens = dataTokens(s)
+	meta.PromptTokens = agent.PromptTokens(s, noTools, agent.DefaultMaxSteps)
+	meta.ElapsedMS = ms(time.Since(start))
+	return s, meta, nil
+}
+
+// choose picks the tables to describe: all of a small database, else the
+// best hits with the tables that join them.
+func (r *Remote) choose(ctx context.Context, idx *index.Index, question string, b Budget, meta *Meta) ([]Retrieved, error) {
+	hits, err := idx.Search(ctx, question, index.Options{K: max(b.Tables*2, 20), Origin: Origin(r.Name)})
+	if err != nil {
+		return nil, fmt.Errorf("search the schema of %s: %w", r.Name, err)
+	}
+	out := make([]Retrieved, 0, len(hits))
+	seen := map[string]bool{}
+	for _, h := range hits {
+		if _, ok := r.byName[h.Table.Name]; !ok {
+			continue // indexed at an earlier discovery, gone since
+		}
+		rt := Retrieved{Name: h.Table.Name, Score: h.Score}
+		for _, c := range h.Columns {
+			rt.Columns = append(rt.Columns, c.Name)
+		}
+		out = append(out, rt)
+		seen[rt.Name] = true
+	}
+	if len(r.ds) <= b.Tables {
+		for _, d := range r.ds {
+			if !seen[d.Name] {
+				out = append(out, Retrieved{Name: d.Name})
+			}
+		}
+		return out, nil
+	}
+	if len(out) == 0 {
+		// Nothing matches ("hello"): the largest tables, so that the
+		// prompt is never empty while tables exist.
+		return r.largest(min(b.Tables, 5)), nil
+	}
+	// The best few hits, then the tables that join them (which a
+	// question rarely names), then the other hits.
+	const head = 6
+	top := out[:min(head, len(out))]
+	names := make([]string, len(top))
+	for i, rt := range top {
+		names[i] = rt.Name
+	}
+	bridges := r.bridges(names, 2)
+	meta.Bridges = len(bridges)
+	merged := append([]Retrieved(nil), top...)
+	bridged := map[string]bool{}
+	for _, n := range bridges {
+		merged = append(merged, Retrieved{Name: n})
+		bridged[n] = true
+	}
+	for _, rt := range out[len(top):] {
+		if !bridged[rt.Name] {
+			merged = append(merged, rt)
+		}
+	}
+	return merged[:min(len(merged), b.Tables)], nil
+}
+
+// bridges returns up to n tables outside chosen that connect two or more
+// of them: by declared foreign keys first (playlist_track between
+// playlist and track; invoice between invoice_line and customer), then
+// by shared id-like column names (joins.Links) where keys are not
+// declared.
+func (r *Remote) bridges(chosen []string, n int) []string {
+	in := map[string]bool{}
+	for _, c := range chosen {
+		in[c] = true
+	}
+	links := map[string]map[string]bool{} // outside table → chosen tables it joins
+	link := func(outside, inside string) {
+		if links[outside] == nil {
+			links[outside] = map[string]bool{}
+		}
+		links[outside][inside] = true
+	}
+	for _, p := range r.fks {
+		switch {
+		case in[p.From] && !in[p.To]:
+			link(p.To, p.From)
+		case in[p.To] && !in[p.From]:
+			link(p.From, p.To)
+		}
+	}
+	var out []string
+	for t, l := range links {
+		if len(l) >= 2 {
+			out = append(out, t)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if len(links[out[i]]) != len(links[out[j]]) {
+			return len(links[out[i]]) > len(links[out[j]])
+		}
+		return out[i] < out[j]
+	})
+	if len(out) < n {
+		for _, t := range r.links().Bridges(chosen, n) {
+			if links[t] == nil || len(links[t]) < 2 {
+				out = append(out, t)
+			}
+		}
+	}
+	return out[:min(len(out), n)]
+}
+
+// links maps the id-like columns of every table, built once.
+func (r *Remote) links() *joins.Links {
+	r.linksOnce.Do(func() { r.idLinks = joins.NewLinks(r.tables) })
+	return r.idLinks
+}
+
+// largest returns the n tables with the most rows (by the server's
+// estimate).
+func (r *Remote) largest(n int) []Retrieved {
+	order := make([]int, len(r.ds))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return r.ds[order[a]].Rows > r.ds[order[b]].Rows })
+	out := make([]Retrieved, 0, n)
+	for _, i := range order[:min(n, len(order))] {
+		out = append(out, Retrieved{Name: r.ds[i].Name})
+	}
+	return out
+}
+
+// promptDataset is the table called name as describe shows it: its
+// columns, and its kind in place of a source when it is not a plain table.
+func (r *Remote) promptDataset(name string) catalog.Dataset {
+	i := r.byName[name]
+	d := r.ds[i]
+	d.Source = kindNote(r.Schema.Tables[i].Kind)
+	return d
+}
+
+// withComments adds the source's comments to a described table: the
+// table's before describe's note, and each shown column's.
+func (r *Remote) withComments(t agent.Table) agent.Table {
+	i, ok := r.byName[t.Name]
+	if !ok {
+		return t
+	}
+	rt := &r.Schema.Tables[i]
+	switch {
+	case rt.Comment != "" && t.Description != "":
+		t.Description = rt.Comment + ". " + t.Description
+	case rt.Comment != "":
+		t.Description = rt.Comment
+	}
+	comments := make(map[string]string, len(rt.Columns))
+	for _, c := range rt.Columns {
+		if c.Comment != "" {
+			comments[c.Name] = c.Comment
+		}
+	}
+	for j := range t.Columns {
+		t.Columns[j].Description = comments[t.Columns[j].Name]
+	}
+	return t
+}
+
+// kindNote is what the prompt says of a table's kind: nothing for a
+// plain table, else "view", "materialized view"….
+func kindNote(kind string) string {
+	if kind == "table" {
+		return ""
+	}
+	return kind
+}
