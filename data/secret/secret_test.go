@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/zalando/go-keyring"
 )
@@ -140,5 +142,106 @@ func TestEnvOverride(t *testing.T) {
 	}
 	if EnvName("prod.db-2") != "LOUPE_SECRET_PROD_DB_2" {
 		t.Fatalf("EnvName: %s", EnvName("prod.db-2"))
+	}
+}
+
+// slowRing is a keychain that never answers until released, like a
+// Secret Service waiting on an unlock prompt nobody sees.
+type slowRing struct {
+	release chan struct{}
+	calls   atomic.Int32
+}
+
+func (r *slowRing) wait() error {
+	r.calls.Add(1)
+	<-r.release
+	return errNoService
+}
+
+func (r *slowRing) Get(string, string) (string, error) { return "", r.wait() }
+func (r *slowRing) Set(string, string, string) error   { return r.wait() }
+func (r *slowRing) Delete(string, string) error        { return r.wait() }
+
+func TestHungKeychainTimesOut(t *testing.T) {
+	const timeout = 100 * time.Millisecond
+	cases := []struct {
+		name string
+		// op runs against a keeper whose keychain hangs and whose file
+		// already holds "kept"; it checks the outcome.
+		op func(t *testing.T, k *Keeper)
+	}{
+		{"get from the file", func(t *testing.T, k *Keeper) {
+			v, where, err := k.Get("kept")
+			if v != "in-file" || where != File || err != nil {
+				t.Fatalf("get: %q %v %v", v, where, err)
+			}
+		}},
+		{"get missing says the keychain hung, not that nothing is stored", func(t *testing.T, k *Keeper) {
+			_, _, err := k.Get("prod-db")
+			if !errors.Is(err, ErrTimeout) || errors.Is(err, ErrNotFound) {
+				t.Fatalf("get: %v", err)
+			}
+			if msg := err.Error(); !strings.Contains(msg, "LOUPE_SECRET_PROD_DB") || !strings.Contains(msg, EnvDisable) {
+				t.Fatalf("the error does not say how to get past the keychain: %s", msg)
+			}
+		}},
+		{"set falls back to the file", func(t *testing.T, k *Keeper) {
+			where, err := k.Set("prod", "s3cret")
+			if where != File || err != nil {
+				t.Fatalf("set: %v %v", where, err)
+			}
+			if v, _, err := k.Get("prod"); v != "s3cret" || err != nil {
+				t.Fatalf("get after set: %q %v", v, err)
+			}
+		}},
+		{"delete removes the file's copy and says the keychain's may remain", func(t *testing.T, k *Keeper) {
+			err := k.Delete("kept")
+			if !errors.Is(err, ErrTimeout) {
+				t.Fatalf("delete: %v", err)
+			}
+			if _, err := k.file.get("kept"); !errors.Is(err, ErrNotFound) {
+				t.Fatalf("the file still holds it: %v", err)
+			}
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ring := &slowRing{release: make(chan struct{})}
+			t.Cleanup(func() { close(ring.release) })
+			k := NewWith(ring, filepath.Join(t.TempDir(), "secrets.json"), noEnv)
+			k.SetTimeout(timeout)
+			if err := k.file.set("kept", "in-file"); err != nil {
+				t.Fatal(err)
+			}
+			start := time.Now()
+			c.op(t, k)
+			// One wait at most: after the first timeout the keychain is
+			// left alone.
+			if el := time.Since(start); el < timeout || el > timeout+time.Second {
+				t.Fatalf("took %v; want one timeout of %v", el, timeout)
+			}
+			before := ring.calls.Load()
+			start = time.Now()
+			if _, _, err := k.Get("kept"); err != nil && !errors.Is(err, ErrTimeout) {
+				t.Fatalf("second get: %v", err)
+			}
+			if el := time.Since(start); el > timeout/2 || ring.calls.Load() != before {
+				t.Fatalf("the second call waited %v on the hung keychain (%d calls)", el, ring.calls.Load()-before)
+			}
+		})
+	}
+}
+
+// A keychain that answers in time is still used, with the default timeout.
+func TestTimeoutLeavesAWorkingKeychainAlone(t *testing.T) {
+	k := NewWith(&fakeRing{m: map[string]string{}}, filepath.Join(t.TempDir(), "s.json"), noEnv)
+	if k.timeout != DefaultTimeout {
+		t.Fatalf("timeout %v", k.timeout)
+	}
+	if where, err := k.Set("prod", "x"); where != Keychain || err != nil {
+		t.Fatalf("set: %v %v", where, err)
+	}
+	if k.hung.Load() {
+		t.Fatal("a keychain that answered is marked hung")
 	}
 }
