@@ -88,14 +88,9 @@ func (a *App) Ask(chatID, question string) (*AskResult, error) {
 	if question == "" {
 		return nil, newError(CodeInvalid, "The question is empty.", "Type a question about your data.")
 	}
-	s, err := a.settings.get()
+	m, err := a.runModel()
 	if err != nil {
-		return nil, wrap(err)
-	}
-	cfg := a.settings.providerConfig(s)
-	p, err := provider.Open(cfg)
-	if err != nil {
-		return nil, wrap(err)
+		return nil, err
 	}
 	st, err := a.chatStore()
 	if err != nil {
@@ -105,6 +100,38 @@ func (a *App) Ask(chatID, question string) (*AskResult, error) {
 	if err != nil {
 		return nil, storeError(err, chatID)
 	}
+	return a.launch(st, pair, m)
+}
+
+// runModel is what a run needs from the settings: the provider, its model
+// and the limits.
+type runModel struct {
+	p     llm.Provider
+	model string
+	opts  assemble.Options
+}
+
+// runModel opens the provider the settings name. Callers read it before
+// they store the question, so a setting that cannot work leaves no
+// unanswered question behind.
+func (a *App) runModel() (runModel, error) {
+	s, err := a.settings.get()
+	if err != nil {
+		return runModel{}, wrap(err)
+	}
+	cfg := a.settings.providerConfig(s)
+	p, err := provider.Open(cfg)
+	if err != nil {
+		return runModel{}, wrap(err)
+	}
+	o := assemble.Options{MaxSteps: s.MaxSteps, Timeout: time.Duration(s.TimeoutSeconds) * time.Second}
+	return runModel{p: p, model: cfg.Model, opts: o}, nil
+}
+
+// launch claims pair's answer for a new run and runs the agent on its
+// question in the background (Ask and Retry).
+func (a *App) launch(st *store.Store, pair *store.Pair, m runModel) (*AskResult, error) {
+	chatID, question := pair.User.ConversationID, pair.User.Content
 	runID := newID("run")
 	claim, err := st.Claim(a.life, pair.Assistant.ID, runID)
 	if err != nil {
@@ -114,10 +141,9 @@ func (a *App) Ask(chatID, question string) (*AskResult, error) {
 	a.runs.add(runID, cancel)
 	rec := a.chats.begin(chatID, claim)
 	in := agent.Input{RunID: runID, ChatID: chatID, Question: question}
-	o := assemble.Options{MaxSteps: s.MaxSteps, Timeout: time.Duration(s.TimeoutSeconds) * time.Second}
 	started := a.background(func(context.Context) {
 		defer cancel()
-		a.run(ctx, st, pair, rec, p, cfg.Model, o, in)
+		a.run(ctx, st, pair, rec, m.p, m.model, m.opts, in)
 	})
 	if !started {
 		cancel()

@@ -23,6 +23,9 @@ type Check struct {
 	OK      bool   `json:"ok"`
 	Message string `json:"message"`
 	Hint    string `json:"hint"`
+	// Action, when set, names what the app itself can do to fix it
+	// (ActionBuildSandbox).
+	Action string `json:"action,omitempty"`
 }
 
 // Status is the model's and Docker's availability.
@@ -164,8 +167,17 @@ func checkDocker(ctx context.Context, host string) Check {
 	}
 	defer sb.Close()
 	st := sb.Check(ctx)
-	if !st.OK {
+	switch {
+	case !st.OK && st.DockerVersion != "" && !strings.HasPrefix(st.Reason, "Docker"):
+		// Docker answers (its own problems, such as Windows containers,
+		// are said "Docker …"): the image is missing.
+		return Check{Message: "Docker is running, but " + st.Reason, Action: ActionBuildSandbox,
+			Hint: "Build the sandbox image (about 2 minutes with internet), or run `loupe sandbox build`. Python analysis needs it; everything else works without it."}
+	case !st.OK:
 		return Check{Message: st.Reason, Hint: st.Fix}
+	case st.Stale:
+		return Check{OK: true, Message: "Docker is running and the Python sandbox is ready (" + st.Image + ", built by an older recipe)",
+			Hint: "Rebuild the sandbox image to bring it up to date.", Action: ActionBuildSandbox}
 	}
 	return Check{OK: true, Message: "Docker is running and the Python sandbox is ready (" + st.Image + ")"}
 }
