@@ -10,6 +10,10 @@
 // recorded, decoded to canonical llm types, so tests can assert what the
 // model was shown.
 //
+// It also embeds (Ollama's /api/embed, OpenAI's /v1/embeddings) with a
+// deterministic bag-of-words model (see Vector), so that retrieval tests
+// rank meaningfully, and pulls models (Ollama's streaming /api/pull).
+//
 // It is a normal package so that any package's tests can drive the real
 // provider adapters against it.
 package fake
@@ -135,10 +139,14 @@ func StreamError(n int, message string) *Fault {
 
 // Model is a model the fake server offers.
 type Model struct {
-	Name          string
-	Tools         bool // reports the "tools" capability and accepts tools
-	Thinking      bool // reports the "thinking" capability
-	ContextLength int  // model_info <family>.context_length; 0 means DefaultContextLength
+	Name     string
+	Tools    bool // reports the "tools" capability and accepts tools
+	Thinking bool // reports the "thinking" capability
+	// Embedding reports the "embedding" capability instead of
+	// "completion" (an embedding model such as nomic-embed-text). Any
+	// model can embed on the fake, as most can on Ollama.
+	Embedding     bool
+	ContextLength int // model_info <family>.context_length; 0 means DefaultContextLength
 	Size          int64
 	// Family is the architecture in model_info; default the name up to
 	// its first ':' (e.g. "qwen3" for "qwen3:8b").

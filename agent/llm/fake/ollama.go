@@ -206,6 +206,9 @@ func (s *Server) ollamaShow(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	caps := []string{"completion"}
+	if m.Embedding {
+		caps = []string{"embedding"}
+	}
 	if m.Tools {
 		caps = append(caps, "tools")
 	}

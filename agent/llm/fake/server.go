@@ -33,6 +33,11 @@ type Options struct {
 	APIKey string
 	// Addr is where to listen; default "127.0.0.1:0" (any free port).
 	Addr string
+	// Library is what /api/pull can fetch; empty means DefaultLibrary.
+	// Other names fail as Ollama's do ("file does not exist").
+	Library []string
+	// PullStep is waited after each progress line of a pull.
+	PullStep time.Duration
 }
 
 // Server is a running fake model server. It is safe for concurrent use.
@@ -46,6 +51,10 @@ type Server struct {
 	turns []Turn
 	reqs  []Request
 	hits  map[string]int
+
+	pulled     []Model // models /api/pull added
+	embedFault *Fault  // see FailEmbeddings
+	embedded   int     // texts embedded
 }
 
 // New starts a server replaying turns and closes it when tb's test ends.
@@ -140,8 +149,11 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /api/tags", s.ollamaTags)
 	mux.HandleFunc("POST /api/show", s.ollamaShow)
 	mux.HandleFunc("POST /api/chat", func(w http.ResponseWriter, r *http.Request) { s.chat(w, r, ollamaWire{}) })
+	mux.HandleFunc("POST /api/embed", s.ollamaEmbed)
+	mux.HandleFunc("POST /api/pull", s.ollamaPull)
 	mux.HandleFunc("GET /v1/models", s.auth(s.openaiModels))
 	mux.HandleFunc("POST /v1/chat/completions", s.auth(func(w http.ResponseWriter, r *http.Request) { s.chat(w, r, openaiWire{}) }))
+	mux.HandleFunc("POST /v1/embeddings", s.auth(s.openaiEmbed))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
 		s.hits[r.URL.Path]++
@@ -293,29 +305,34 @@ func (s *Server) hang(ctx context.Context) {
 	}
 }
 
-// model finds the model named m.
+// model finds the model named m: one offered or pulled.
 func (s *Server) model(m string) (Model, bool) {
-	if len(s.opts.Models) == 0 {
-		for _, d := range DefaultModels {
-			if sameModel(d.Name, m) {
-				return d, true
-			}
-		}
-		return Model{Name: m, Tools: true, ContextLength: DefaultContextLength}, true
-	}
-	for _, d := range s.opts.Models {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, d := range s.modelsLocked() {
 		if sameModel(d.Name, m) {
 			return d, true
 		}
+	}
+	if len(s.opts.Models) == 0 {
+		return Model{Name: m, Tools: true, ContextLength: DefaultContextLength}, true
 	}
 	return Model{}, false
 }
 
 func (s *Server) models() []Model {
-	if len(s.opts.Models) == 0 {
-		return DefaultModels
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.modelsLocked()
+}
+
+// modelsLocked is the models offered, pulled ones last. s.mu is held.
+func (s *Server) modelsLocked() []Model {
+	base := s.opts.Models
+	if len(base) == 0 {
+		base = DefaultModels
 	}
-	return s.opts.Models
+	return append(append([]Model(nil), base...), s.pulled...)
 }
 
 // sameModel compares names as Ollama does: "llama3" is "llama3:latest".

@@ -73,6 +73,10 @@ func (p *Provider) fromStatus(e *llm.Error, status int, msg string, f *transport
 		e.Kind = llm.ToolsUnsupported
 		e.Message = fmt.Sprintf("model %s cannot use tools", model)
 		e.Hint = "choose a model with tool support (`ollama show MODEL` lists its capabilities; qwen3, llama3.1 and mistral-nemo have it)"
+	case strings.Contains(lower, "does not support embed") || strings.Contains(lower, "not support embedding"):
+		e.Kind = llm.BadRequest
+		e.Message = fmt.Sprintf("model %s cannot make embeddings", model)
+		e.Hint = fmt.Sprintf("choose an embedding model, e.g. %s (`ollama pull %s`)", DefaultEmbedModel, DefaultEmbedModel)
 	case strings.Contains(lower, "does not support thinking"):
 		e.Kind = llm.BadRequest
 		e.Hint = "turn thinking off for this model"

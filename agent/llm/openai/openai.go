@@ -57,12 +57,13 @@ type Config struct {
 // Provider talks to one OpenAI-compatible server. It is safe for concurrent
 // use.
 type Provider struct {
-	cfg    Config
-	base   string
-	chat   openai.ChatCompletionService
-	models openai.ModelService
-	log    *slog.Logger
-	retry  llm.RetryPolicy
+	cfg        Config
+	base       string
+	chat       openai.ChatCompletionService
+	models     openai.ModelService
+	embeddings openai.EmbeddingService
+	log        *slog.Logger
+	retry      llm.RetryPolicy
 	// maxCompletion sends max_completion_tokens (OpenAI's current name)
 	// instead of max_tokens (what compatible servers read).
 	maxCompletion bool
@@ -104,6 +105,7 @@ func New(cfg Config) (*Provider, error) {
 	p := &Provider{cfg: cfg, base: base, log: log,
 		chat:          openai.NewChatCompletionService(opts...),
 		models:        openai.NewModelService(opts...),
+		embeddings:    openai.NewEmbeddingService(opts...),
 		maxCompletion: u.Host == "api.openai.com"}
 	p.retry = cfg.Retry
 	onRetry := cfg.Retry.OnRetry

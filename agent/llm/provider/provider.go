@@ -27,6 +27,9 @@ const (
 type Config struct {
 	Provider string // Ollama or OpenAI; empty means Ollama
 	Model    string
+	// EmbedModel is the embedding model of the optional semantic boost of
+	// schema search (e.g. nomic-embed-text); empty leaves it off.
+	EmbedModel string
 	// BaseURL is the server; empty means the provider's default (Ollama:
 	// OLLAMA_HOST rules, http://127.0.0.1:11434; OpenAI: api.openai.com).
 	BaseURL string
@@ -51,17 +54,18 @@ type Config struct {
 
 // FromEnv reads a Config from the environment through getenv (os.Getenv in
 // production): LOUPE_PROVIDER (default ollama), LOUPE_MODEL,
-// LOUPE_BASE_URL, OPENAI_API_KEY, OPENAI_BASE_URL (openai, when
+// LOUPE_BASE_URL, LOUPE_EMBED_MODEL, OPENAI_API_KEY, OPENAI_BASE_URL (openai, when
 // LOUPE_BASE_URL is unset), OLLAMA_HOST (ollama, when LOUPE_BASE_URL is
 // unset), OLLAMA_KEEP_ALIVE and LOUPE_MAX_CONTEXT. Values are not checked
 // here; Open checks them.
 func FromEnv(getenv func(string) string) Config {
 	get := func(k string) string { return strings.TrimSpace(getenv(k)) }
 	c := Config{
-		Provider:  strings.ToLower(get("LOUPE_PROVIDER")),
-		Model:     get("LOUPE_MODEL"),
-		BaseURL:   get("LOUPE_BASE_URL"),
-		KeepAlive: get("OLLAMA_KEEP_ALIVE"),
+		Provider:   strings.ToLower(get("LOUPE_PROVIDER")),
+		Model:      get("LOUPE_MODEL"),
+		EmbedModel: get("LOUPE_EMBED_MODEL"),
+		BaseURL:    get("LOUPE_BASE_URL"),
+		KeepAlive:  get("OLLAMA_KEEP_ALIVE"),
 	}
 	if c.Provider == "" {
 		c.Provider = Ollama

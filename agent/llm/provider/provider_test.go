@@ -35,6 +35,7 @@ func TestFromEnv(t *testing.T) {
 		{"keep-alive and max context", map[string]string{"OLLAMA_KEEP_ALIVE": "1h", "LOUPE_MAX_CONTEXT": "16384"},
 			Config{Provider: Ollama, KeepAlive: "1h", MaxContext: 16384}},
 		{"bad max context ignored", map[string]string{"LOUPE_MAX_CONTEXT": "lots"}, Config{Provider: Ollama}},
+		{"embedding model", map[string]string{"LOUPE_EMBED_MODEL": " nomic-embed-text "}, Config{Provider: Ollama, EmbedModel: "nomic-embed-text"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
