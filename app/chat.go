@@ -23,6 +23,9 @@ type ChatSummary struct {
 	Name    string    `json:"name"`
 	Created time.Time `json:"created"`
 	Updated time.Time `json:"updated"`
+	// Connection names the saved database connection the conversation
+	// asks about; empty for the workspace's datasets.
+	Connection string `json:"connection,omitempty"`
 }
 
 // Turn is one question and the run that answered it: its events as they
@@ -52,6 +55,8 @@ type chatStore struct {
 	liveMu sync.Mutex
 	live   map[string]*liveRun // by run id
 	runs   sync.WaitGroup      // live runs, which the store outlives
+
+	remotes *remotePool // the databases connection chats (and the sidebar) use
 }
 
 // liveRun is a run of this process and the chat it answers in.
@@ -60,7 +65,9 @@ type liveRun struct {
 	rec    *Recorder
 }
 
-func newChatStore() *chatStore { return &chatStore{live: map[string]*liveRun{}} }
+func newChatStore() *chatStore {
+	return &chatStore{live: map[string]*liveRun{}, remotes: newRemotePool()}
+}
 
 // chatStore opens the store on first use; answers left generating by a
 // process that died are marked interrupted then. The store closes when the
@@ -158,7 +165,7 @@ func storeError(err error, chatID string) error {
 }
 
 func summaryOf(c store.Conversation) ChatSummary {
-	return ChatSummary{ID: c.ID, Name: c.Name, Created: c.Created, Updated: c.Updated}
+	return ChatSummary{ID: c.ID, Name: c.Name, Created: c.Created, Updated: c.Updated, Connection: connectionOf(c.Workspace)}
 }
 
 // ListChats returns the conversations, most recently updated first.

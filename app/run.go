@@ -163,7 +163,30 @@ func (a *App) run(ctx context.Context, st *store.Store, pair *store.Pair, rec *R
 		a.record(rec, evs)
 		a.publish(EventRunEvents, RunEvents{RunID: in.RunID, ChatID: in.ChatID, Events: evs})
 	})
-	err := a.withWorkspace(func(_ context.Context, ws *workspace.Workspace) error {
+	conn, err := chatConnection(ctx, st, in.ChatID)
+	if err == nil && conn != "" {
+		err = a.runRemote(ctx, conn, st, pair, rec, p, model, o, in, b)
+	} else if err == nil {
+		err = a.runWorkspace(ctx, st, pair, rec, p, model, o, in, b)
+	}
+	if err != nil {
+		out := &agent.Outcome{RunID: in.RunID, Status: agent.Failed}
+		if ctx.Err() != nil {
+			out.Status, out.Reason = agent.Canceled, "Stopped before it started."
+		} else {
+			e := AsError(err)
+			out.Reason = strings.TrimSpace(e.Message + " " + e.Hint)
+		}
+		now := time.Now()
+		b.Emit(agent.Event{Type: agent.RunStarted, RunID: in.RunID, ChatID: in.ChatID, At: now})
+		b.Emit(agent.Event{Type: agent.RunFinished, RunID: in.RunID, ChatID: in.ChatID, At: now, Finished: out})
+	}
+}
+
+// runWorkspace answers in over the workspace's datasets. An error means
+// the agent never ran.
+func (a *App) runWorkspace(ctx context.Context, st *store.Store, pair *store.Pair, rec *Recorder, p llm.Provider, model string, o assemble.Options, in agent.Input, b *batcher) error {
+	return a.withWorkspace(func(_ context.Context, ws *workspace.Workspace) error {
 		ret, extra := a.ws.extras()
 		sch, _, err := ret.Schema(ctx, in.Question)
 		if err != nil {
@@ -186,18 +209,6 @@ func (a *App) run(ctx context.Context, st *store.Store, pair *store.Pair, rec *R
 		}
 		return nil
 	})
-	if err != nil {
-		out := &agent.Outcome{RunID: in.RunID, Status: agent.Failed}
-		if ctx.Err() != nil {
-			out.Status, out.Reason = agent.Canceled, "Stopped before it started."
-		} else {
-			e := AsError(err)
-			out.Reason = strings.TrimSpace(e.Message + " " + e.Hint)
-		}
-		now := time.Now()
-		b.Emit(agent.Event{Type: agent.RunStarted, RunID: in.RunID, ChatID: in.ChatID, At: now})
-		b.Emit(agent.Event{Type: agent.RunFinished, RunID: in.RunID, ChatID: in.ChatID, At: now, Finished: out})
-	}
 }
 
 // record stores a delivered batch; a batch holding run_finished also frees
