@@ -38,7 +38,7 @@ type Remote struct {
 	// memory on first use (NewRemote).
 	idxMu   sync.Mutex
 	idx     *index.Index
-	ownsIdx bool // Close closes idx
+	closed  bool
 
 	derived sync.Once
 	ds      []catalog.Dataset // Datasets, in Schema.Tables order
@@ -70,6 +70,7 @@ func (r *Remote) Close() error {
 		err = r.idx.Close()
 		r.idx = nil
 	}
+	r.closed = true
 	r.idxMu.Unlock()
 	if r.Source != nil {
 		err = errors.Join(err, r.Source.Close())

@@ -13,6 +13,9 @@ import (
 	"github.com/loupeapp/loupe/tools/search"
 )
 
+// ErrClosed means a Remote was used after Close.
+var ErrClosed = errors.New("the connection is closed")
+
 // CatalogStats says what keeping a discovered schema cost and holds.
 type CatalogStats struct {
 	Tables       int       `json:"tables"`  // tables and views discovered
@@ -127,6 +130,9 @@ func (r *Remote) indexTable(t *remote.Table) index.Table {
 func (r *Remote) searchIndex(ctx context.Context) (*index.Index, error) {
 	r.idxMu.Lock()
 	defer r.idxMu.Unlock()
+	if r.closed {
+		return nil, fmt.Errorf("connection %s: %w", r.Name, ErrClosed)
+	}
 	if r.idx != nil {
 		return r.idx, nil
 	}
