@@ -9,6 +9,10 @@ import type {
   AgentEvent,
   Chat,
   ChatSummary,
+  Connection,
+  ConnectionCheck,
+  ConnectionInput,
+  ConnectionSchema,
   Dataset,
   EventMap,
   EventName,
@@ -142,3 +146,36 @@ export const listModels = (): Promise<ModelInfo[]> => call('ListModels');
 /** Downloads a model into Ollama (model:pull events); resolves when it is ready. */
 export const pullModel = (name: string): Promise<void> => call('PullModel', name);
 export const status = (): Promise<Status> => call('Status');
+
+// ---- Connections ----------------------------------------------------------------
+
+/** The saved database connections, by name, without passwords. */
+export const listConnections = (): Promise<Connection[]> => call('ListConnections');
+/**
+ * Saves a connection (replacing the one named input.previous); the password
+ * goes to the OS keychain and never comes back. Rejects with code "invalid"
+ * naming the field to fix. Does not test it: testConnectionInput does.
+ */
+export const saveConnection = (input: ConnectionInput): Promise<Connection> => call('SaveConnection', input);
+export const removeConnection = (name: string): Promise<void> => call('RemoveConnection', name);
+/**
+ * Connects to a saved connection and reads its schema. A failure rejects with
+ * a code per cause (db_unreachable, db_auth, db_unknown_database, db_no_access,
+ * db_tls, db_no_file) and a hint saying what to do.
+ */
+export const testConnection = (name: string): Promise<ConnectionCheck> => call('TestConnection', name);
+/** testConnection for a connection not saved yet (the dialog's fields). */
+export const testConnectionInput = (input: ConnectionInput): Promise<ConnectionCheck> => call('TestConnectionInput', input);
+/** The tables and views of a connection; refresh reads the schema again. */
+export const connectionTables = (name: string, refresh = false): Promise<ConnectionSchema> => call('ConnectionTables', name, refresh);
+/**
+ * Runs sql on the connection and stores the result in the workspace as
+ * table (at most rowLimit rows, 0 for the default); import:progress events,
+ * then datasets:changed. replace overwrites a dataset of that name.
+ */
+export const importQuery = (name: string, sql: string, table: string, rowLimit: number, replace = false): Promise<Dataset> =>
+  call('ImportQuery', name, sql, table, rowLimit, replace);
+/** Stops the import into table; the workspace is left as it was. */
+export const cancelImport = (table: string): Promise<void> => call('CancelImport', table);
+/** Starts a conversation about a connection: its questions run on that database. */
+export const newConnectionChat = (name: string): Promise<ChatSummary> => call('NewConnectionChat', name);

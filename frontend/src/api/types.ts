@@ -333,6 +333,8 @@ export interface ChatSummary {
   name: string;
   created: string;
   updated: string;
+  /** The saved database connection the conversation asks about; absent for the workspace. */
+  connection?: string;
 }
 
 /** One question and the run that answered it (its events as streamed). */
@@ -426,6 +428,97 @@ export interface Status {
   docker: Check;
 }
 
+// ---- Connections ---------------------------------------------------------------
+
+/** The database engines a connection can be to. */
+export type ConnectionKind = 'postgres' | 'mysql' | 'sqlite';
+
+/** TLS modes, in PostgreSQL's sense. */
+export type TLSMode = 'disable' | 'prefer' | 'require' | 'verify-full';
+
+/** A saved database connection; never its password. */
+export interface Connection {
+  name: string;
+  kind: ConnectionKind | (string & {});
+  host?: string;
+  port?: number;
+  database?: string;
+  user?: string;
+  tls?: TLSMode | (string & {});
+  /** The SQLite file. */
+  path?: string;
+  /** The connection as a URL, without the password. */
+  url: string;
+  hasPassword: boolean;
+  /** Set when the password is kept in a private file instead of the OS keychain. */
+  warning?: string;
+}
+
+/** A connection being added or edited: the fields, or a URL giving them. */
+export interface ConnectionInput {
+  name: string;
+  /** The name of the connection being edited; absent for a new one. */
+  previous?: string;
+  kind?: ConnectionKind | (string & {});
+  host?: string;
+  port?: number;
+  database?: string;
+  user?: string;
+  tls?: TLSMode | (string & {});
+  path?: string;
+  url?: string;
+  /** Absent keeps the stored password, "" forgets it. */
+  password?: string;
+}
+
+/** What a successful connection test found. */
+export interface ConnectionCheck {
+  name: string;
+  /** PostgreSQL, MySQL, MariaDB, SQLite */
+  dialect: string;
+  version: string;
+  database: string;
+  /** Tables and views. */
+  tables: number;
+  elapsedMs: number;
+}
+
+/** A column of a connected database's table. */
+export interface ConnectionColumn {
+  name: string;
+  type: string;
+}
+
+/** A table or view of a connected database. */
+export interface ConnectionTable {
+  /** How SQL on the connection names it (schema.name when there are several schemas). */
+  name: string;
+  schema?: string;
+  kind: string;
+  /** The server's estimate; -1 when it has none. */
+  rows: number;
+  comment?: string;
+  columns: ConnectionColumn[];
+}
+
+/** What a connected database holds. */
+export interface ConnectionSchema {
+  name: string;
+  dialect: string;
+  version: string;
+  database: string;
+  tables: ConnectionTable[];
+}
+
+/** An import:progress event: a query's result being copied into the workspace. */
+export interface ImportProgress {
+  connection: string;
+  table: string;
+  phase: 'connecting' | 'reading' | 'profiling' | 'done' | (string & {});
+  rows: number;
+  maxRows: number;
+}
+
 // ---- Errors and events ---------------------------------------------------------
 
 /** Error codes the backend sends (the set only grows). */
@@ -439,6 +532,13 @@ export type ErrorCode =
   | 'model'
   | 'no_model'
   | 'keychain'
+  | 'db_unreachable'
+  | 'db_auth'
+  | 'db_unknown_database'
+  | 'db_no_access'
+  | 'db_tls'
+  | 'db_lost'
+  | 'db_no_file'
   | 'busy'
   | 'canceled'
   | 'invalid'
@@ -461,6 +561,7 @@ export interface EventMap {
   'report:delta': ReportDelta;
   'model:pull': PullProgress;
   'status:changed': Status;
+  'import:progress': ImportProgress;
 }
 
 export type EventName = keyof EventMap;

@@ -85,6 +85,27 @@ function build() {
       model: { ok: true, message: 'qwen3:8b is ready', hint: '' },
       docker: { ok: true, message: 'Docker is available', hint: '' },
     })),
+    listConnections: vi.fn<typeof Api.listConnections>(async () => []),
+    saveConnection: vi.fn<typeof Api.saveConnection>(async (input: Api.ConnectionInput) => ({
+      name: input.name,
+      kind: input.kind ?? 'sqlite',
+      ...(input.path !== undefined ? { path: input.path } : {}),
+      url: `${input.kind ?? 'sqlite'}://${input.host ?? ''}/${input.database ?? input.path ?? ''}`,
+      hasPassword: (input.password ?? '') !== '',
+    })),
+    removeConnection: vi.fn<typeof Api.removeConnection>(async () => undefined),
+    testConnection: vi.fn<typeof Api.testConnection>(),
+    testConnectionInput: vi.fn<typeof Api.testConnectionInput>(),
+    connectionTables: vi.fn<typeof Api.connectionTables>(async (name: string) => ({ name, dialect: 'SQLite', version: '3.46', database: name, tables: [] })),
+    importQuery: vi.fn<typeof Api.importQuery>(),
+    cancelImport: vi.fn<typeof Api.cancelImport>(async () => undefined),
+    newConnectionChat: vi.fn<typeof Api.newConnectionChat>(async (name: string) => ({
+      id: 'chat-conn',
+      name: '',
+      created: new Date().toISOString(),
+      updated: new Date().toISOString(),
+      connection: name,
+    })),
   };
 }
 
