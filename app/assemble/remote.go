@@ -36,9 +36,9 @@ type Remote struct {
 
 	// idx is the connection's schema index (OpenRemote), or one built in
 	// memory on first use (NewRemote).
-	idxMu   sync.Mutex
-	idx     *index.Index
-	closed  bool
+	idxMu  sync.Mutex
+	idx    *index.Index
+	closed bool
 
 	derived sync.Once
 	ds      []catalog.Dataset // Datasets, in Schema.Tables order

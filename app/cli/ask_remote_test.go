@@ -1,13 +1,18 @@
 package cli
 
 import (
+	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/loupeapp/loupe/agent/llm/fake"
+	"github.com/loupeapp/loupe/data/remote"
 	"github.com/loupeapp/loupe/data/remote/remotetest"
 )
 
@@ -104,5 +109,110 @@ func TestConnectImportJoinsLocalData(t *testing.T) {
 	}
 	if code, _, errs := run(t, "", "connect", "import", "music", "--workspace", ws, "SELECT 1"); code != ExitUsage || !strings.Contains(errs, "--as TABLE") {
 		t.Errorf("missing --as: %d %s", code, errs)
+	}
+}
+
+// connect add and connect test keep the discovered schema as the
+// connection's catalog and schema index beside the profiles file;
+// connect remove removes them.
+func TestConnectKeepsSchema(t *testing.T) {
+	cfgDir, _ := connectEnv(t)
+	file, err := filepath.Abs("../../data/remote/sqlite/testdata/Chinook_Sqlite.sqlite")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := run(t, "", "connect", "add", "music", "--path", file, "--json")
+	if code != ExitOK {
+		t.Fatalf("add: %d %s", code, errs)
+	}
+	var res connectResult
+	if err := json.Unmarshal([]byte(out), &res); err != nil || res.Catalog == nil || res.Catalog.Tables != 11 || res.Catalog.Indexed != 11 || res.Catalog.IndexBytes == 0 {
+		t.Fatalf("add result %s (%v)", out, err)
+	}
+	dir := filepath.Join(cfgDir, "connections", "music")
+	first, err := remote.LoadCatalog(dir)
+	if err != nil || len(first.Schema.Tables) != 11 {
+		t.Fatalf("catalog after add: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "schema-index")); err != nil {
+		t.Fatalf("no schema index after add: %v", err)
+	}
+	time.Sleep(10 * time.Millisecond) // a later discovery has a later stamp
+	code, out, errs = run(t, "", "connect", "test", "music", "--json")
+	if code != ExitOK || json.Unmarshal([]byte(out), &res) != nil || res.Catalog == nil || res.Catalog.Indexed != 0 {
+		t.Fatalf("test: %d %s %s (nothing changed: nothing to re-index)", code, out, errs)
+	}
+	again, err := remote.LoadCatalog(dir)
+	if err != nil || !again.DiscoveredAt.After(first.DiscoveredAt) {
+		t.Fatalf("catalog after test: %v, stamped %v then %v", err, first.DiscoveredAt, again.DiscoveredAt)
+	}
+	if code, _, errs := run(t, "", "connect", "remove", "music"); code != ExitOK {
+		t.Fatalf("remove: %s", errs)
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the catalog and index outlive the connection: %v", err)
+	}
+}
+
+// Asking about a 5,000-table database: the prompt holds the tables the
+// question needs, not the whole schema (the run's metadata says how big
+// it is), and search_schema reaches the rest through the connection's
+// index, comments included.
+func TestAskConnectionWide(t *testing.T) {
+	connectEnv(t)
+	p, pw := remotetest.WideDB(t, 5000)
+	url := fmt.Sprintf("postgres://%s@%s:%d/%s?sslmode=disable", p.User, p.Host, p.Port, p.Database)
+	if code, _, errs := run(t, pw+"\n", "connect", "add", "wide", "--url", url, "--password-stdin"); code != ExitOK {
+		t.Fatalf("connect add: %s", errs)
+	}
+	srv := fake.New(t,
+		fake.Calls(fake.Call{Name: "search_schema", Args: `{"query": "probability of cancellation"}`}),
+		fake.Calls(fake.Call{Name: "run_sql", Args: `{"sql": "SELECT count(*) AS likely FROM sales.cx_attrition_scores WHERE p_leave > 0.9"}`}),
+		fake.Text("198 subscribers are likely to cancel.\n\nFindings:\n- 198 above 0.9 [q1]"),
+	)
+	code, out, errs := run(t, "", "ask", "--connection", "wide", "--base-url", srv.OllamaURL(), "--model", "qwen3:8b", "--json",
+		"Which subscribers are most likely to cancel next quarter?")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s\n%s", code, errs, out)
+	}
+	reqs := srv.Requests()
+	sys := reqs[0].Messages[0].Content
+	for _, want := range []string{"sales.cx_attrition_scores", "probability of cancellation", "more table(s) exist"} {
+		if !strings.Contains(sys, want) {
+			t.Errorf("system prompt lacks %q:\n%s", want, sys)
+		}
+	}
+	if strings.Contains(sys, "ops.fin_refund_daily") {
+		t.Errorf("the prompt names tables the question does not need")
+	}
+	offered := false
+	for _, tool := range reqs[0].Tools {
+		offered = offered || tool.Name == "search_schema"
+	}
+	if !offered {
+		t.Errorf("search_schema not offered: %+v", reqs[0].Tools)
+	}
+	if res := reqs[1].ToolResults(); len(res) != 1 || !strings.Contains(res[0].Content, "1. sales.cx_attrition_scores") {
+		t.Errorf("search_schema should find the table by its column's comment: %v", res)
+	}
+	if res := reqs[2].ToolResults(); len(res) != 2 || !strings.Contains(res[1].Content, "198") {
+		t.Errorf("the query should run on the server: %v", res)
+	}
+	var meta map[string]any
+	sc := bufio.NewScanner(strings.NewReader(out))
+	sc.Buffer(make([]byte, 1<<20), 1<<22)
+	for sc.Scan() {
+		var ev struct {
+			Type     string `json:"type"`
+			Finished struct {
+				Meta map[string]any `json:"meta"`
+			} `json:"finished"`
+		}
+		if json.Unmarshal(sc.Bytes(), &ev) == nil && ev.Type == "run_finished" {
+			meta = ev.Finished.Meta
+		}
+	}
+	if est, _ := meta["prompt_tokens_estimate"].(float64); est == 0 || est > 4000 {
+		t.Errorf("system prompt estimate %v tokens in the run's metadata (budget 4,000): %v", meta["prompt_tokens_estimate"], meta)
 	}
 }
