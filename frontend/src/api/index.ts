@@ -7,6 +7,7 @@ import { ApiError } from './errors';
 import { isDesktop, transport, type Method, type Unsubscribe } from './transport';
 import type {
   AgentEvent,
+  ChartFormat,
   Chat,
   ChatSummary,
   Connection,
@@ -22,6 +23,7 @@ import type {
   Page,
   QueryResult,
   Report,
+  SandboxBuilt,
   SchemaNames,
   Settings,
   SettingsUpdate,
@@ -130,6 +132,13 @@ export const getChat = (id: string): Promise<Chat> => call('GetChat', id);
  * second ask in the same chat while one runs rejects with code "busy".
  */
 export const ask = (chatId: string, question: string): Promise<{ runId: string }> => call('Ask', chatId, question);
+/**
+ * Answers again the chat's last question, whose answer was stopped, cut off
+ * by a crash, failed or hit a limit; the new run streams like ask's. Rejects
+ * with code "busy" while the chat has a run going, "invalid" when the last
+ * answer finished.
+ */
+export const retry = (chatId: string): Promise<{ runId: string }> => call('Retry', chatId);
 /** Stops a run (or its report) within a second; the run still ends with run_finished. */
 export const cancel = (runId: string): Promise<void> => call('Cancel', runId);
 /** Writes the report of a finished run, streaming report:delta events. */
@@ -179,3 +188,22 @@ export const importQuery = (name: string, sql: string, table: string, rowLimit: 
 export const cancelImport = (table: string): Promise<void> => call('CancelImport', table);
 /** Starts a conversation about a connection: its questions run on that database. */
 export const newConnectionChat = (name: string): Promise<ChatSummary> => call('NewConnectionChat', name);
+/**
+ * Builds the Python sandbox's Docker image (sandbox:build events); resolves
+ * when it is ready. offline builds from the machine's apt mirror (Linux, root).
+ * Rejects with code "busy" while a build runs, "canceled" when canceled,
+ * "docker" when Docker cannot be used or the recipe failed.
+ */
+export const buildSandbox = (offline = false): Promise<SandboxBuilt> => call('BuildSandbox', offline);
+/** Stops the sandbox build going on, if any. */
+export const cancelSandboxBuild = (): Promise<void> => call('CancelSandboxBuild');
+
+// ---- Charts ---------------------------------------------------------------------
+
+/**
+ * Saves a chart image through the native save dialog (desktop): data is the
+ * PNG in base64 (or a data: URL) or the SVG text. The path written, or null
+ * when canceled. In a browser the chart is downloaded instead (ChartView).
+ */
+export const saveChart = (name: string, format: ChartFormat, data: string): Promise<string | null> =>
+  call('SaveChart', name, format, data);

@@ -13,8 +13,10 @@ import { ApiError, toApiError } from './errors';
  */
 export const METHODS = [
   'Ask',
+  'BuildSandbox',
   'Cancel',
   'CancelImport',
+  'CancelSandboxBuild',
   'ChooseFiles',
   'ConnectionTables',
   'DeleteChat',
@@ -40,9 +42,11 @@ export const METHODS = [
   'RemoveDataset',
   'RenameChat',
   'RenameDataset',
+  'Retry',
   'RunSQL',
   'SampleDataset',
   'SampleQuestions',
+  'SaveChart',
   'SaveConnection',
   'SaveSettings',
   'SchemaNames',

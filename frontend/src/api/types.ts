@@ -392,6 +392,11 @@ export interface Settings {
   maxSteps: number;
   timeoutSeconds: number;
   theme: 'system' | 'light' | 'dark';
+  /**
+   * The embedding model of the optional semantic boost of table search (e.g.
+   * nomic-embed-text), served by the chosen provider; empty leaves it off.
+   */
+  embedModel?: string;
   /** Set when the key is kept in a private file because no OS keychain is available. */
   apiKeyWarning?: string;
 }
@@ -421,12 +426,37 @@ export interface Check {
   ok: boolean;
   message: string;
   hint: string;
+  /** What the app itself can do to fix it: "build_sandbox" (buildSandbox). */
+  action?: 'build_sandbox' | (string & {});
 }
 
 export interface Status {
   model: Check;
   docker: Check;
 }
+
+/** A sandbox:build event: how far the build of the Python sandbox's image is. */
+export interface SandboxProgress {
+  phase: 'starting' | 'building' | 'done' | 'failed' | 'canceled' | (string & {});
+  /** 0–100, an estimate. */
+  percent: number;
+  /** What the build does now ("Step 3/6: RUN pip install …"), or how it ended. */
+  message: string;
+  /** The step's latest line of output, or the megabytes moved so far. */
+  detail?: string;
+}
+
+/** What buildSandbox made. */
+export interface SandboxBuilt {
+  image: string;
+  recipe: string;
+  versions: string;
+  sizeBytes: number;
+  elapsedMs: number;
+}
+
+/** The chart image formats saveChart takes. */
+export type ChartFormat = 'png' | 'svg';
 
 // ---- Connections ---------------------------------------------------------------
 
@@ -539,6 +569,7 @@ export type ErrorCode =
   | 'db_tls'
   | 'db_lost'
   | 'db_no_file'
+  | 'docker'
   | 'busy'
   | 'canceled'
   | 'invalid'
@@ -562,6 +593,7 @@ export interface EventMap {
   'model:pull': PullProgress;
   'status:changed': Status;
   'import:progress': ImportProgress;
+  'sandbox:build': SandboxProgress;
 }
 
 export type EventName = keyof EventMap;

@@ -1,8 +1,9 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { Check } from '../api';
 import { formatCount } from '../format';
 import { useActions } from '../state/actions';
 import { useStore } from '../state/store';
+import { SandboxBuild } from './settings/SandboxBuild';
 
 /** The bottom bar: is the model reachable, is Docker there, and how to fix each. */
 export function StatusBar() {
@@ -11,10 +12,16 @@ export function StatusBar() {
   const datasets = useStore((s) => s.datasets);
   const a = useActions();
   const rows = (datasets ?? []).reduce((n, d) => n + d.rows, 0);
+  const build = useStore((s) => s.sandboxBuild);
+  const dockerNote = build?.running
+    ? `building the sandbox image${build.progress.percent > 0 ? ` ${Math.round(build.progress.percent)}%` : '…'}`
+    : status?.docker && !status.docker.ok && status.docker.action === 'build_sandbox'
+      ? 'sandbox image missing'
+      : undefined;
   return (
     <footer className="statusbar" data-testid="statusbar">
       <StatusItem label="Model" check={status?.model} detail={settings?.model} />
-      <StatusItem label="Docker" check={status?.docker} />
+      <StatusItem label="Docker" check={status?.docker} note={dockerNote} fix={<SandboxBuild check={status?.docker} />} />
       <span className="statusbar__spacer" />
       {datasets && datasets.length > 0 && (
         <span className="statusbar__item">
@@ -28,7 +35,21 @@ export function StatusBar() {
   );
 }
 
-function StatusItem({ label, check, detail }: { label: string; check: Check | undefined; detail?: string | undefined }) {
+function StatusItem({
+  label,
+  check,
+  detail,
+  note,
+  fix,
+}: {
+  label: string;
+  check: Check | undefined;
+  detail?: string | undefined;
+  /** Replaces "needs attention" after the label. */
+  note?: string | undefined;
+  /** What the popover offers to fix it. */
+  fix?: ReactNode;
+}) {
   const [open, setOpen] = useState(false);
   const state = check === undefined ? 'unknown' : check.ok ? 'ok' : 'bad';
   return (
@@ -43,13 +64,14 @@ function StatusItem({ label, check, detail }: { label: string; check: Check | un
         <span className="dot" />
         {label}
         {detail ? ` · ${detail}` : ''}
-        {check && !check.ok && ' · needs attention'}
+        {note ? ` · ${note}` : check && !check.ok && ' · needs attention'}
       </button>
       {open && check && (
         <div className="popover" role="dialog" aria-label={`${label} status`}>
           <div className="popover__title">{check.ok ? `${label} is ready` : `${label} is not available`}</div>
           <div>{check.message}</div>
           {check.hint && <div className="popover__hint">{check.hint}</div>}
+          {fix && <div style={{ marginTop: 10 }}>{fix}</div>}
         </div>
       )}
     </span>

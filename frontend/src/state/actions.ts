@@ -2,7 +2,7 @@
 // Each action takes the store; components get them bound through useActions.
 import { useMemo } from 'react';
 import * as api from '../api';
-import type { AgentEvent, LoadProgress, LoadReport } from '../api';
+import type { AgentEvent, LoadProgress, LoadReport, SandboxProgress } from '../api';
 import { problemOf, type Problem } from './problem';
 import { useStoreApi, type Store, type View } from './store';
 
@@ -264,6 +264,36 @@ export function onRunEvents(store: Store, batch: { runId: string; chatId: string
   if (done) void refreshChats(store);
 }
 
+/**
+ * retry answers again the chat's last question (its answer was stopped, cut
+ * off by a crash, or failed); the new run is the chat's newest turn. Errors
+ * are shown under the question box, as ask's are.
+ */
+export async function retry(store: Store, chatId: string): Promise<boolean> {
+  store.set((s) => {
+    const e = { ...s.askErrors };
+    delete e[chatId];
+    return { askErrors: e };
+  });
+  try {
+    const { runId } = await api.retry(chatId);
+    store.set((s) => {
+      const turns = s.turns[chatId] ?? [];
+      const question = turns[turns.length - 1]?.question ?? '';
+      return {
+        turns: { ...s.turns, [chatId]: [...turns, { question, runId }] },
+        running: finished(s.events[runId]) ? s.running : { ...s.running, [chatId]: runId },
+        events: s.events[runId] ? s.events : { ...s.events, [runId]: [] },
+      };
+    });
+    return true;
+  } catch (err) {
+    const p = problemOf(err);
+    store.set((s) => ({ askErrors: { ...s.askErrors, [chatId]: p } }));
+    return false;
+  }
+}
+
 export async function cancelRun(store: Store, chatId: string | null): Promise<void> {
   if (chatId === null) return;
   const runId = store.get().running[chatId];
@@ -320,6 +350,56 @@ export async function refreshSettings(store: Store): Promise<void> {
   }
 }
 
+/**
+ * buildSandbox builds the Python sandbox's image; its progress arrives as
+ * sandbox:build events (onSandboxProgress). When it ends the status is
+ * checked again.
+ */
+export async function buildSandbox(store: Store, offline = false): Promise<void> {
+  if (store.get().sandboxBuild?.running) return;
+  store.set({ sandboxBuild: { running: true, progress: { phase: 'starting', percent: 0, message: 'Starting the build…' } } });
+  try {
+    const built = await api.buildSandbox(offline);
+    store.set((s) => ({
+      sandboxBuild: { running: false, built, progress: { ...(s.sandboxBuild?.progress ?? { message: '' }), phase: 'done', percent: 100 } },
+    }));
+    notify(store, 'info', `Built the Python sandbox (${built.image})`);
+  } catch (err) {
+    const error = problemOf(err);
+    store.set((s) => ({
+      sandboxBuild: {
+        running: false,
+        progress: { ...(s.sandboxBuild?.progress ?? { percent: 0, message: '' }), phase: error.code === 'canceled' ? 'canceled' : 'failed' },
+        ...(error.code === 'canceled' ? {} : { error }),
+      },
+    }));
+  }
+  void refreshStatus(store);
+}
+
+export async function cancelSandboxBuild(store: Store): Promise<void> {
+  try {
+    await api.cancelSandboxBuild();
+  } catch (err) {
+    notifyProblem(store, err, 'Could not stop the build');
+  }
+}
+
+/** onSandboxProgress shows a sandbox:build event (also of a build another window started). */
+export function onSandboxProgress(store: Store, p: SandboxProgress): void {
+  store.set((s) => {
+    const cur = s.sandboxBuild;
+    const ended = p.phase === 'done' || p.phase === 'failed' || p.phase === 'canceled';
+    if (cur && !cur.running && ended) return {}; // its call's answer says more
+    return { sandboxBuild: { ...(cur ?? {}), running: !ended, progress: p } };
+  });
+}
+
+export function dismissSandboxBuild(store: Store): void {
+  if (store.get().sandboxBuild?.running) return;
+  store.set({ sandboxBuild: null });
+}
+
 export function focusComposer(store: Store, draft?: string): void {
   store.set((s) => ({
     view: { kind: 'chat' },
@@ -356,6 +436,10 @@ export function useActions() {
       deleteChat: (id: string) => deleteChat(store, id),
       ask: (q: string) => ask(store, q),
       cancelRun: (chatId: string | null) => cancelRun(store, chatId),
+      retry: (chatId: string) => retry(store, chatId),
+      buildSandbox: (offline?: boolean) => buildSandbox(store, offline),
+      cancelSandboxBuild: () => cancelSandboxBuild(store),
+      dismissSandboxBuild: () => dismissSandboxBuild(store),
       openReport: (chatId: string, runId: string, again?: boolean) => openReport(store, chatId, runId, again),
       refreshStatus: () => refreshStatus(store),
       refreshSettings: () => refreshSettings(store),

@@ -1,11 +1,12 @@
 // The backend's pushed events, wired into the store once per app.
 import { useEffect } from 'react';
 import * as api from '../api';
-import type { AgentEvent, LoadProgress, Status } from '../api';
+import type { AgentEvent, LoadProgress, SandboxProgress, Status } from '../api';
 import {
   onLoadProgress,
   onReportDelta,
   onRunEvents,
+  onSandboxProgress,
   openPaths,
   refreshChats,
   refreshDatasets,
@@ -24,6 +25,7 @@ export function useBackend(store: Store): void {
       api.onEvent('status:changed', (s: Status) => store.set({ status: s })),
       api.onEvent('report:delta', (d: { runId: string; text: string; reset?: boolean }) => onReportDelta(store, d)),
       api.onFileDrop((paths: string[]) => void openPaths(store, paths)),
+      api.onEvent('sandbox:build', (p: SandboxProgress) => onSandboxProgress(store, p)),
     ];
     void refreshDatasets(store);
     void refreshChats(store);

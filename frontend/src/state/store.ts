@@ -5,10 +5,13 @@ import { createContext, useContext, useSyncExternalStore } from 'react';
 import type {
   AgentEvent,
   ChatSummary,
+  Connection,
   Dataset,
   LoadProgress,
   QueryResult,
   Report,
+  SandboxBuilt,
+  SandboxProgress,
   Settings,
   Status,
 } from '../api';
@@ -34,6 +37,14 @@ export interface ReportState {
   writing: boolean;
   report?: Report;
   error?: Problem;
+}
+
+/** The build of the Python sandbox's image started from the app. */
+export interface SandboxBuildState {
+  running: boolean;
+  progress: SandboxProgress;
+  error?: Problem;
+  built?: SandboxBuilt;
 }
 
 /** A message for the user that is not tied to one place on screen. */
@@ -78,6 +89,10 @@ export interface AppState {
   consoleError: Problem | null;
   /** Text put into the question box from elsewhere (example questions). */
   draft: { text: string; nonce: number } | null;
+  /** The saved database connections; null until listed. */
+  connections: Connection[] | null;
+  /** The sandbox image build, while it runs and after it ended; null before any. */
+  sandboxBuild: SandboxBuildState | null;
 }
 
 export function initialState(): AppState {
@@ -98,10 +113,12 @@ export function initialState(): AppState {
     reports: {},
     notices: [],
     focusComposer: 0,
+    connections: null,
     draft: null,
     consoleText: '',
     consoleResult: null,
     consoleError: null,
+    sandboxBuild: null,
   };
 }
 

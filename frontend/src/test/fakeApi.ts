@@ -66,6 +66,10 @@ function build() {
     getChat: vi.fn<typeof Api.getChat>(),
     ask: vi.fn<typeof Api.ask>(async () => ({ runId: 'run1' })),
     cancel: vi.fn<typeof Api.cancel>(async () => undefined),
+    retry: vi.fn<typeof Api.retry>(async () => ({ runId: 'run-retry' })),
+    buildSandbox: vi.fn<typeof Api.buildSandbox>(),
+    cancelSandboxBuild: vi.fn<typeof Api.cancelSandboxBuild>(async () => undefined),
+    saveChart: vi.fn<typeof Api.saveChart>(async () => null),
     writeReport: vi.fn<typeof Api.writeReport>(),
     exportReport: vi.fn<typeof Api.exportReport>(async () => null),
     getSettings: vi.fn<typeof Api.getSettings>(async (): Promise<Api.Settings> => ({

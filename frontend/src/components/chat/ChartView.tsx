@@ -1,7 +1,12 @@
-import { useEffect, useRef, useState } from 'react';
+import { useContext, useEffect, useRef, useState } from 'react';
 import type { Result } from 'vega-embed';
 import type { Config } from 'vega-lite';
+import * as api from '../../api';
+import type { ChartFormat } from '../../api';
 import { useColorScheme } from '../../hooks/useColorScheme';
+import { notify } from '../../state/actions';
+import { problemOf } from '../../state/problem';
+import { StoreContext } from '../../state/store';
 import { Icon } from '../common/Icon';
 
 let vega: Promise<typeof import('vega-embed')> | null = null;
@@ -21,7 +26,9 @@ export function ChartView({ spec, title }: { spec: unknown; title?: string | und
   const view = useRef<Result | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [ready, setReady] = useState(false);
+  const [saving, setSaving] = useState(false);
   const scheme = useColorScheme();
+  const store = useContext(StoreContext);
 
   useEffect(() => {
     let live = true;
@@ -57,16 +64,33 @@ export function ChartView({ spec, title }: { spec: unknown; title?: string | und
     };
   }, [spec, scheme]);
 
-  const save = async (format: 'png' | 'svg') => {
+  // In the window a browser download goes nowhere: Go writes the image
+  // where the native save dialog says. In a browser it is downloaded.
+  const save = async (format: ChartFormat) => {
     const v = view.current?.view;
     if (!v) return;
-    const url = await v.toImageURL(format, format === 'png' ? 2 : 1);
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = `${fileName(title)}.${format}`;
-    document.body.appendChild(a);
-    a.click();
-    a.remove();
+    if (!api.isDesktop()) {
+      const url = await v.toImageURL(format, format === 'png' ? 2 : 1);
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = `${fileName(title)}.${format}`;
+      document.body.appendChild(a);
+      a.click();
+      a.remove();
+      return;
+    }
+    setSaving(true);
+    try {
+      const data = format === 'svg' ? await v.toSVG() : await v.toImageURL('png', 2);
+      const path = await api.saveChart(title ?? '', format, data);
+      if (path && store) notify(store, 'info', `Saved the chart to ${path}`);
+    } catch (err) {
+      const p = problemOf(err);
+      if (store) notify(store, 'error', `Could not save the chart: ${p.message}`, p.hint);
+      else console.error('loupe: save the chart', err);
+    } finally {
+      setSaving(false);
+    }
   };
 
   return (
@@ -80,10 +104,10 @@ export function ChartView({ spec, title }: { spec: unknown; title?: string | und
         {/* The spec draws its own title; a caption would repeat it. */}
         <span className="chart__title">{title && !specHasTitle(spec) ? title : ''}</span>
         <span className="chart__actions">
-          <button type="button" className="chip" disabled={!ready} onClick={() => void save('png')}>
+          <button type="button" className="chip" disabled={!ready || saving} onClick={() => void save('png')}>
             <Icon name="download" size={13} /> PNG
           </button>
-          <button type="button" className="chip" disabled={!ready} onClick={() => void save('svg')}>
+          <button type="button" className="chip" disabled={!ready || saving} onClick={() => void save('svg')}>
             <Icon name="download" size={13} /> SVG
           </button>
         </span>

@@ -103,6 +103,12 @@ export function ChatView() {
                 }}
                 onReport={() => chatId && void a.openReport(chatId, t.runId)}
                 onFollowUp={() => a.focusComposer()}
+                onRetry={() => {
+                  if (!chatId) return;
+                  pinned.current = true;
+                  hold.current = 0;
+                  void a.retry(chatId);
+                }}
               />
             ))
           )}

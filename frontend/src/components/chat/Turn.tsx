@@ -17,10 +17,17 @@ export interface TurnProps {
   onAnswer: (text: string) => void;
   onReport: () => void;
   onFollowUp: () => void;
+  /** Answers the question again; offered on the newest turn when its run did not finish. */
+  onRetry?: () => void;
+}
+
+/** Whether a run that ended so can be answered again (the store keeps it interrupted or failed). */
+export function retryable(status: string | undefined): boolean {
+  return status === 'canceled' || status === 'failed' || status === 'limit';
 }
 
 /** One question and the agent's work and answer for it. */
-export function Turn({ question, runId, events, latest, busy, onAnswer, onReport, onFollowUp }: TurnProps) {
+export function Turn({ question, runId, events, latest, busy, onAnswer, onReport, onFollowUp, onRetry }: TurnProps) {
   const trace = useMemo(() => buildTrace(runId, events), [runId, events]);
   const answer = answerStep(trace);
   const steps = answer ? trace.steps.slice(0, -1) : trace.steps;
@@ -138,6 +145,17 @@ export function Turn({ question, runId, events, latest, busy, onAnswer, onReport
 
       {outcome && status !== 'needs_input' && (
         <div className="turn__actions">
+          {latest && onRetry && retryable(status) && (
+            <button
+              type="button"
+              className="button button--primary"
+              disabled={busy}
+              title={busy ? 'Wait for the answer in progress' : 'Ask the same question again'}
+              onClick={onRetry}
+            >
+              <Icon name="refresh" size={14} /> Retry
+            </button>
+          )}
           {(outcome.evidence?.length ?? 0) > 0 || outcome.summary ? (
             <button type="button" className="button" onClick={onReport}>
               <Icon name="report" size={14} /> Generate report

@@ -86,6 +86,17 @@ describe('SettingsView', () => {
     expect(screen.queryByRole('progressbar')).toBeNull();
   });
 
+  it('sets the embedding model of table search’s semantic boost, off when empty', async () => {
+    renderWithStore(<SettingsView />, store());
+    const field = await screen.findByRole('textbox', { name: 'Embedding model (optional)' });
+    expect(field).toHaveValue('');
+    expect(field).toHaveAccessibleDescription(/optional semantic boost for table search.*leave\s+empty to keep it off/i);
+    fireEvent.change(field, { target: { value: 'nomic-embed-text' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(fake.saveSettings).toHaveBeenCalledTimes(1));
+    expect(fake.saveSettings.mock.calls[0]![0]).toEqual({ ...settings, embedModel: 'nomic-embed-text' });
+  });
+
   it('applies the theme it saves', async () => {
     const { store: s } = renderWithStore(<SettingsView />, store());
     fireEvent.click(await screen.findByRole('radio', { name: 'Dark' }));

@@ -7,6 +7,7 @@ import { problemOf, type Problem } from '../../state/problem';
 import { useStore } from '../../state/store';
 import { ErrorNote } from '../common/ErrorNote';
 import { Icon } from '../common/Icon';
+import { SandboxBuild } from './SandboxBuild';
 
 interface Pull {
   name: string;
@@ -242,6 +243,23 @@ export function SettingsView() {
                 </label>
               </>
             )}
+            <div className="field">
+              <label className="field__label" htmlFor="embed-model">
+                Embedding model (optional)
+              </label>
+              <input
+                id="embed-model"
+                value={form.embedModel ?? ''}
+                onChange={(e) => set('embedModel', e.target.value)}
+                placeholder="nomic-embed-text"
+                aria-describedby="embed-model-note"
+              />
+              <span className="field__note" id="embed-model-note">
+                An optional semantic boost for table search: questions also find tables by meaning, not only by their words.
+                Served by the provider above{form.provider === 'ollama' ? ' (pull it first, e.g. nomic-embed-text)' : ''}; leave
+                empty to keep it off.
+              </span>
+            </div>
           </section>
 
           <section className="card">
@@ -289,6 +307,7 @@ export function SettingsView() {
                 <span className="dot" /> {status.docker.message}
                 {!status.docker.ok && status.docker.hint && <div className="check__hint">{status.docker.hint}</div>}
               </div>
+              <SandboxBuild check={status.docker} />
             </section>
           )}
         </div>
