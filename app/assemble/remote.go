@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -84,10 +85,11 @@ func (r *Remote) Run(ctx context.Context, sql string, lim query.Limits) (*query.
 }
 
 // Datasets lists the remote tables the way the tools list workspace
-// datasets (the tools' Catalog). The slice is shared: do not modify it.
+// datasets (the tools' Catalog). The datasets' columns are shared: do
+// not modify them.
 func (r *Remote) Datasets(context.Context) ([]catalog.Dataset, error) {
 	r.derive()
-	return r.ds, nil
+	return slices.Clone(r.ds), nil
 }
 
 // derive builds, once, the datasets, the index descriptions and the
