@@ -6,6 +6,7 @@ import { useStore } from '../../state/store';
 import { Icon } from '../common/Icon';
 import { InlineEdit } from '../common/InlineEdit';
 import { Menu } from '../common/Menu';
+import { ConnectionsSection } from '../connections/ConnectionsSection';
 import { LoupeMark } from '../LoupeMark';
 
 /** The left sidebar: datasets, conversations, and the way to the console and settings. */
@@ -29,6 +30,7 @@ export function Sidebar() {
       </div>
       <div className="sidebar__scroll">
         <Datasets />
+        <ConnectionsSection />
         <Chats />
       </div>
       <div className="sidebar__foot">
@@ -194,12 +196,13 @@ function Chats() {
                 <div
                   className={c.id === chatId && view.kind === 'chat' ? 'side-item side-item--active' : 'side-item'}
                   data-testid="chat"
+                  title={c.connection ? `About the database ${c.connection}` : undefined}
                   role="button"
                   tabIndex={0}
                   onClick={() => editing !== c.id && void a.openChat(c.id)}
                   onKeyDown={(e) => e.key === 'Enter' && editing !== c.id && void a.openChat(c.id)}
                 >
-                  <Icon name="chat" className="side-item__icon" />
+                  <Icon name={c.connection ? 'database' : 'chat'} className="side-item__icon" />
                   <div className="side-item__main">
                     {editing === c.id ? (
                       <InlineEdit

@@ -1,0 +1,241 @@
+import { useEffect, useState } from 'react';
+import * as api from '../../api';
+import type { Connection, ConnectionSchema, ConnectionTable } from '../../api';
+import { formatCount } from '../../format';
+import { useActions } from '../../state/actions';
+import { problemOf, type Problem } from '../../state/problem';
+import { useStore } from '../../state/store';
+import { Icon } from '../common/Icon';
+import { Menu } from '../common/Menu';
+import { useConnectionActions } from './actions';
+import { ConnectionDialog } from './ConnectionDialog';
+import { ImportDialog } from './ImportDialog';
+import './connections.css';
+import { kindName, sqlName, whereOf } from './names';
+
+type Dialog = { kind: 'add' } | { kind: 'edit'; c: Connection } | { kind: 'import'; name: string; sql: string } | null;
+
+/**
+ * The sidebar's databases: each saved connection with its tables, and the
+ * ways to ask about it, import from it, test, edit and remove it.
+ */
+export function ConnectionsSection() {
+  const c = useConnectionActions();
+  const a = useActions();
+  const connections = useStore((s) => s.connections);
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const [open, setOpen] = useState<Record<string, boolean>>({});
+  const [reload, setReload] = useState<Record<string, number>>({});
+  useEffect(() => {
+    if (connections === null) void c.refresh();
+  }, [c, connections]);
+
+  const expand = (name: string, on = true) => setOpen((o) => ({ ...o, [name]: on }));
+  const refreshTables = (name: string) => {
+    expand(name);
+    setReload((r) => ({ ...r, [name]: (r[name] ?? 0) + 1 }));
+  };
+  return (
+    <section className="side-section" aria-label="Databases">
+      <div className="side-section__head">
+        <span>Databases</span>
+        <button type="button" className="icon-button" aria-label="Add a connection" title="Connect a database" onClick={() => setDialog({ kind: 'add' })}>
+          <Icon name="plus" />
+        </button>
+      </div>
+      {connections !== null && connections.length === 0 && (
+        <div className="side-empty">
+          Ask about a PostgreSQL, MySQL or SQLite database where it lives.{' '}
+          <button type="button" className="link" onClick={() => setDialog({ kind: 'add' })}>
+            Connect one
+          </button>
+        </div>
+      )}
+      <ul className="side-list">
+        {(connections ?? []).map((conn) => (
+          <li key={conn.name}>
+            <ConnectionItem
+              conn={conn}
+              open={open[conn.name] ?? false}
+              reload={reload[conn.name] ?? 0}
+              onToggle={() => expand(conn.name, !open[conn.name])}
+              onAsk={() => void c.askAbout(conn.name)}
+              onImport={(sql) => setDialog({ kind: 'import', name: conn.name, sql })}
+              onTest={() => void c.test(conn.name)}
+              onRefresh={() => refreshTables(conn.name)}
+              onEdit={() => setDialog({ kind: 'edit', c: conn })}
+              onRemove={() => void c.remove(conn.name)}
+            />
+          </li>
+        ))}
+      </ul>
+      {(dialog?.kind === 'add' || dialog?.kind === 'edit') && (
+        <ConnectionDialog
+          editing={dialog.kind === 'edit' ? dialog.c : null}
+          onClose={() => setDialog(null)}
+          onSaved={(saved) => {
+            setDialog(null);
+            a.notify('info', `Saved connection ${saved.name}`);
+            void c.refresh();
+            refreshTables(saved.name);
+          }}
+        />
+      )}
+      {dialog?.kind === 'import' && (
+        <ImportDialog
+          connection={dialog.name}
+          initialSQL={dialog.sql}
+          onClose={() => setDialog(null)}
+          onImported={(d) => {
+            setDialog(null);
+            a.notify('info', `Imported ${d.name}: ${formatCount(d.rows)} rows`);
+            a.show({ kind: 'dataset', name: d.name, mode: 'preview' });
+          }}
+        />
+      )}
+    </section>
+  );
+}
+
+function ConnectionItem({
+  conn,
+  open,
+  reload,
+  onToggle,
+  onAsk,
+  onImport,
+  onTest,
+  onRefresh,
+  onEdit,
+  onRemove,
+}: {
+  conn: Connection;
+  open: boolean;
+  reload: number;
+  onToggle: () => void;
+  onAsk: () => void;
+  onImport: (sql: string) => void;
+  onTest: () => void;
+  onRefresh: () => void;
+  onEdit: () => void;
+  onRemove: () => void;
+}) {
+  return (
+    <div className="conn" data-testid="connection">
+      <div
+        className={open ? 'side-item conn__item conn__item--open' : 'side-item conn__item'}
+        role="button"
+        tabIndex={0}
+        aria-expanded={open}
+        title={conn.url}
+        onClick={onToggle}
+        onKeyDown={(e) => e.key === 'Enter' && onToggle()}
+      >
+        <Icon name="chevron" size={12} className="conn__chevron" />
+        <Icon name="database" className="side-item__icon" />
+        <div className="side-item__main">
+          <span className="side-item__name">{conn.name}</span>
+          <span className="side-item__sub">
+            {kindName(conn.kind)} · {whereOf(conn)}
+          </span>
+        </div>
+        <Menu
+          label={`Actions for ${conn.name}`}
+          items={[
+            { label: 'Ask about this database', onSelect: onAsk },
+            { label: 'Import query result…', onSelect: () => onImport('') },
+            { label: 'Test connection', onSelect: onTest },
+            { label: 'Refresh tables', onSelect: onRefresh },
+            { label: 'Edit…', onSelect: onEdit },
+            { label: 'Remove', danger: true, confirm: 'Click to remove', onSelect: onRemove },
+          ]}
+        />
+      </div>
+      {open && <ConnectionTables name={conn.name} reload={reload} onAsk={onAsk} onImport={onImport} />}
+    </div>
+  );
+}
+
+/** A connection's tables, read when it is opened in the sidebar. */
+function ConnectionTables({
+  name,
+  reload,
+  onAsk,
+  onImport,
+}: {
+  name: string;
+  reload: number;
+  onAsk: () => void;
+  onImport: (sql: string) => void;
+}) {
+  const [schema, setSchema] = useState<ConnectionSchema | null>(null);
+  const [error, setError] = useState<Problem | null>(null);
+  const [tries, setTries] = useState(0);
+  useEffect(() => {
+    let live = true;
+    setError(null);
+    setSchema(null);
+    api
+      .connectionTables(name, reload > 0 || tries > 0)
+      .then((s) => live && setSchema(s))
+      .catch((err: unknown) => live && setError(problemOf(err)));
+    return () => {
+      live = false;
+    };
+  }, [name, reload, tries]);
+  return (
+    <div className="conn__body" data-testid="connection-tables">
+      <div className="conn__actions">
+        <button type="button" className="button button--small button--primary" onClick={onAsk}>
+          <Icon name="chat" size={14} /> Ask about it
+        </button>
+        <button type="button" className="button button--small" onClick={() => onImport('')}>
+          <Icon name="download" size={14} /> Import…
+        </button>
+      </div>
+      {schema === null && error === null && (
+        <div className="conn__status">
+          <span className="spinner spinner--small" /> Reading the schema…
+        </div>
+      )}
+      {error && (
+        <div className="conn__error" role="alert">
+          <div className="conn__error-message">{error.message}</div>
+          {error.hint && <div className="conn__error-hint">{error.hint}</div>}
+          <button type="button" className="link" onClick={() => setTries((t) => t + 1)}>
+            Try again
+          </button>
+        </div>
+      )}
+      {schema && (
+        <>
+          <div className="conn__status">
+            {schema.dialect} {schema.version.split(/\s/)[0]} · {schema.tables.length} {schema.tables.length === 1 ? 'table' : 'tables'}
+          </div>
+          <ul className="conn__tables">
+            {schema.tables.map((t) => (
+              <li key={t.name}>
+                <button
+                  type="button"
+                  className="conn__table"
+                  data-testid="connection-table"
+                  title={`${t.name}: ${t.columns.map((c) => c.name).join(', ')}${t.comment ? `\n${t.comment}` : ''}\nClick to import its rows into the workspace`}
+                  onClick={() => onImport(`SELECT *\nFROM ${sqlName(t.name, schema.dialect)}`)}
+                >
+                  <Icon name="table" size={13} />
+                  <span className="conn__table-name">{t.name}</span>
+                  <span className="conn__table-rows">{tableNote(t)}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </div>
+  );
+}
+
+function tableNote(t: ConnectionTable): string {
+  if (t.kind !== 'table' && t.kind !== '') return t.kind;
+  return t.rows >= 0 ? `~${formatCount(t.rows, true)}` : '';
+}
