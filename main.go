@@ -8,9 +8,11 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
@@ -62,6 +64,7 @@ func runWindow() error {
 	}
 
 	a := app.New(app.Options{})
+	started := time.Now()
 	err = wails.Run(&options.App{
 		Title:     "Loupe",
 		Width:     1280,
@@ -78,7 +81,12 @@ func runWindow() error {
 		// object {code, message, hint}.
 		ErrorFormatter: app.FormatError,
 		OnShutdown:     a.Shutdown,
-		Bind:           []any{a},
+		// The page has loaded: the moment the window becomes usable. The
+		// smoke test (scripts/screenshot.sh) times cold start by this line.
+		OnDomReady: func(context.Context) {
+			slog.Info("window ready", "subsystem", "app", "since_main", time.Since(started).Round(time.Millisecond), "unix_ms", time.Now().UnixMilli())
+		},
+		Bind: []any{a},
 		// Files dropped on the window reach the frontend with their paths
 		// (api.onFileDrop); the webview itself never opens them.
 		DragAndDrop: &options.DragAndDrop{EnableFileDrop: true, DisableWebViewDrop: true},
