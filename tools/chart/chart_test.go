@@ -242,8 +242,8 @@ func TestFailures(t *testing.T) {
 		{"sql error", chartArgs("t", "SELECT regio FROM sales", `{"mark":"bar","encoding":{"x":{"field":"regio","type":"nominal"}}}`),
 			[]string{"The chart's SQL failed", "regio"}, 0},
 		{"refused sql", chartArgs("t", "DROP TABLE sales", `{"mark":"bar"}`), []string{"refused"}, 0},
-		{"too many rows", chartArgs("t", "SELECT range AS x FROM range(6000)", `{"mark":"point","encoding":{"x":{"field":"x","type":"quantitative"}}}`),
-			[]string{"returns 6000 rows", "at most 5000", "USING SAMPLE"}, 0},
+		{"too many rows", chartArgs("t", "SELECT range AS x FROM range(12000)", `{"mark":"point","encoding":{"x":{"field":"x","type":"quantitative"}}}`),
+			[]string{"returns 12000 rows", "at most 10000", "USING SAMPLE"}, 0},
 		{"url data", chartArgs("t", byRegion, `{"layer":[{"mark":"bar","encoding":{"x":{"field":"region","type":"nominal"}}},{"data":{"url":"https://example.com/x.csv"},"mark":"rule"}]}`),
 			[]string{"remove the data at layer[1].data"}, 0},
 	}
