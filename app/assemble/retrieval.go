@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
+	"sync"
 
 	"github.com/loupeapp/loupe/agent"
 	"github.com/loupeapp/loupe/data/index"
@@ -15,11 +17,17 @@ import (
 
 // Retrieval is a workspace's schema index and query memory: what narrows
 // the prompt to the tables a question needs and lets follow-ups reuse
-// earlier queries. Close it before the workspace.
+// earlier queries. Close it before the workspace. The optional semantic
+// boost (UseEmbedding) fuses an embedding model's ranking with the text
+// index's.
 type Retrieval struct {
 	ws     *workspace.Workspace
 	Index  *index.Index
 	Memory *memory.Store
+	log    *slog.Logger
+
+	mu    sync.Mutex
+	boost *boost // nil: text alone
 }
 
 // OpenRetrieval opens (or builds) ws's schema index and query memory.
@@ -32,7 +40,7 @@ func OpenRetrieval(ws *workspace.Workspace) (*Retrieval, error) {
 	if err != nil {
 		return nil, errors.Join(fmt.Errorf("open the query memory: %w", err), idx.Close())
 	}
-	return &Retrieval{ws: ws, Index: idx, Memory: mem}, nil
+	return &Retrieval{ws: ws, Index: idx, Memory: mem, log: retrievalLog()}, nil
 }
 
 // Tools are search_schema and find_prior_query.
@@ -41,9 +49,24 @@ func (r *Retrieval) Tools() []tools.Tool {
 }
 
 // Schema is the prompt's data section for question: the retrieved tables
-// within the default budget (see Retrieve).
+// within the default budget (see Retrieve). With the semantic boost on,
+// Meta.Semantic names the embedding model whose ranking was fused, or
+// Meta.Warnings says why it was not (the tables are then ranked by text
+// alone; the error is not returned).
 func (r *Retrieval) Schema(ctx context.Context, question string) (agent.Schema, Meta, error) {
-	return Retrieve(ctx, r.ws, r.Index, question, Budget{})
+	model, warning := r.prepare(ctx, question)
+	s, meta, err := Retrieve(ctx, r.ws, r.Index, question, Budget{})
+	if err != nil {
+		return s, meta, err
+	}
+	if w := r.settle(model); w != "" {
+		model, warning = "", w
+	}
+	meta.Semantic = model
+	if warning != "" {
+		meta.Warnings = append(meta.Warnings, warning)
+	}
+	return s, meta, nil
 }
 
 // Remember files a finished run's queries in the query memory for chat.

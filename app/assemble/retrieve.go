@@ -57,6 +57,12 @@ type Meta struct {
 	// on offer (the run's own metadata counts its tools' lines too).
 	PromptTokens int     `json:"prompt_tokens"`
 	ElapsedMS    float64 `json:"elapsed_ms"`
+	// Semantic names the embedding model whose ranking was fused with the
+	// text ranking; empty when the boost is off or failed.
+	Semantic string `json:"semantic,omitempty"`
+	// Warnings say what did not work but did not stop retrieval (the
+	// semantic boost's model failing).
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // Retrieved is a table chosen for the prompt.

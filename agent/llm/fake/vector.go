@@ -115,4 +115,8 @@ var stop = map[string]bool{
 	"or": true, "is": true, "are": true, "was": true, "what": true, "which": true, "how": true, "many": true,
 	"by": true, "with": true, "from": true, "per": true, "our": true, "we": true, "do": true, "does": true,
 	"me": true, "show": true, "list": true, "each": true, "all": true, "that": true, "this": true, "it": true,
+	// words every schema has, which say nothing about a table's subject
+	"table": true, "column": true, "id": true, "name": true, "number": true, "count": true, "total": true,
+	"date": true, "type": true, "value": true, "code": true, "average": true, "avg": true, "sum": true,
+	"top": true, "get": true, "find": true, "give": true, "be": true, "have": true, "has": true, "their": true,
 }
