@@ -2,14 +2,12 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"net/http"
 	"strings"
-	"sync"
 	"time"
 
-	"github.com/ollama/ollama/api"
-
+	"github.com/loupeapp/loupe/agent/llm"
 	"github.com/loupeapp/loupe/agent/llm/ollama"
 	"github.com/loupeapp/loupe/agent/llm/provider"
 )
@@ -94,8 +92,10 @@ func (a *App) ListModels() ([]ModelInfo, error) {
 // status.
 const pullEvery = 100 * time.Millisecond
 
-// PullModel downloads a model into Ollama, with model:pull progress events;
-// it returns when the model is ready. Only for the Ollama provider.
+// PullModel downloads a model into Ollama, with model:pull progress events
+// (thinned to about ten a second, every change of status sent); it returns
+// when the model is ready. Only for the Ollama provider. A model Ollama's
+// library does not have is CodeNotFound; no server, CodeModelUnreachable.
 func (a *App) PullModel(name string) error {
 	name = strings.TrimSpace(name)
 	if name == "" {
@@ -109,50 +109,41 @@ func (a *App) PullModel(name string) error {
 		return newError(CodeInvalid, "Only Ollama can pull models.",
 			"Switch the provider to Ollama, or install the model on your OpenAI-compatible server.")
 	}
-	base, err := ollama.ParseHost(s.OllamaURL)
+	p, err := ollama.New(ollama.Config{BaseURL: s.OllamaURL})
 	if err != nil {
 		return newError(CodeInvalid, "The Ollama address is not valid: "+err.Error(), "Fix it in Settings.")
 	}
 	var (
-		mu   sync.Mutex
 		last PullProgress
 		at   time.Time
 	)
-	client := api.NewClient(base, http.DefaultClient)
-	err = client.Pull(a.life, &api.PullRequest{Model: name}, func(p api.ProgressResponse) error {
-		ev := PullProgress{Name: name, Status: p.Status, Completed: p.Completed, Total: p.Total}
-		mu.Lock()
-		send := ev.Status != last.Status || time.Since(at) >= pullEvery || ev.Status == "success"
-		if send {
+	err = p.Pull(a.life, name, func(pr ollama.Progress) {
+		ev := PullProgress{Name: name, Status: pr.Status, Completed: pr.Completed, Total: pr.Total}
+		if ev.Status != last.Status || time.Since(at) >= pullEvery || ev.Status == "success" {
 			last, at = ev, time.Now()
-		}
-		mu.Unlock()
-		if send {
 			a.publish(EventModelPull, ev)
 		}
-		return nil
 	})
 	if err != nil {
 		if a.life.Err() != nil {
 			return wrap(a.life.Err())
 		}
-		return pullError(name, s.OllamaURL, err)
+		return pullError(name, err)
 	}
 	a.background(a.refreshStatus)
 	return nil
 }
 
-func pullError(name, host string, err error) *Error {
-	msg := err.Error()
-	switch {
-	case strings.Contains(msg, "connection refused") || strings.Contains(msg, "no such host") ||
-		strings.Contains(msg, "dial tcp"):
-		return &Error{Code: CodeModelUnreachable, Message: "Cannot reach Ollama at " + host,
-			Hint: "Start Ollama (open the Ollama app, or run `ollama serve`), or fix its address in Settings.", Err: err}
-	case strings.Contains(msg, "file does not exist") || strings.Contains(msg, "not found"):
+func pullError(name string, err error) *Error {
+	var e *llm.Error
+	if errors.As(err, &e) && e.Kind == llm.ModelNotFound {
 		return &Error{Code: CodeNotFound, Message: fmt.Sprintf("Ollama's library has no model %q.", name),
-			Hint: "Check the name at ollama.com/library, e.g. qwen3:8b.", Err: err}
+			Hint: "Check the name at ollama.com/library, e.g. qwen3:8b or nomic-embed-text.", Err: err}
 	}
-	return &Error{Code: CodeModel, Message: "Pulling " + name + " failed: " + msg,
+	if e != nil && e.Kind == llm.Unreachable {
+		return &Error{Code: CodeModelUnreachable, Message: upperFirst(e.Message),
+			Hint: "Start Ollama (open the Ollama app, or run `ollama serve`), or fix its address in Settings.", Err: err}
+	}
+	return &Error{Code: CodeModel, Message: "Pulling " + name + " failed: " + err.Error(),
 		Hint: "Check the network and the disk space, then try again.", Err: err}
 }

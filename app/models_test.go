@@ -1,10 +1,6 @@
 package app_test
 
 import (
-	"encoding/json"
-	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -41,48 +37,18 @@ func TestListModelsMarksRecommendedAndToolless(t *testing.T) {
 	}
 }
 
-// pullServer speaks Ollama's streaming /api/pull: a manifest line, layer
-// progress, then success — or an error line for an unknown model.
-func pullServer(t *testing.T) *httptest.Server {
-	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/api/pull" {
-			http.NotFound(w, r)
-			return
-		}
-		var req struct{ Model string }
-		_ = json.NewDecoder(r.Body).Decode(&req)
-		w.Header().Set("Content-Type", "application/x-ndjson")
-		fl := w.(http.Flusher)
-		line := func(v any) {
-			b, _ := json.Marshal(v)
-			fmt.Fprintf(w, "%s\n", b)
-			fl.Flush()
-		}
-		if req.Model != "qwen3:8b" {
-			line(map[string]any{"error": "pull model manifest: file does not exist"})
-			return
-		}
-		line(map[string]any{"status": "pulling manifest"})
-		for done := int64(0); done <= 1000; done += 50 {
-			line(map[string]any{"status": "pulling abc123", "digest": "sha256:abc123", "total": 1000, "completed": done})
-			time.Sleep(10 * time.Millisecond)
-		}
-		line(map[string]any{"status": "verifying sha256 digest"})
-		line(map[string]any{"status": "success"})
-	}))
-	t.Cleanup(srv.Close)
-	return srv
-}
-
+// TestPullModelStreamsProgress pulls through the fake server's /api/pull
+// (the real SDK client): model:pull events from "pulling manifest" to
+// "success", thinned, and the pulled model then listed.
 func TestPullModelStreamsProgress(t *testing.T) {
+	srv := fake.Start(t, fake.Options{Models: []fake.Model{{Name: "qwen3:8b", Tools: true}}, PullStep: 10 * time.Millisecond})
 	e := newEnv(t, setup{})
 	s, _ := e.app.GetSettings()
-	s.OllamaURL = pullServer(t).URL
+	s.OllamaURL = srv.OllamaURL()
 	if err := e.app.SaveSettings(app.SettingsUpdate{Settings: *s}); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.app.PullModel("qwen3:8b"); err != nil {
+	if err := e.app.PullModel("nomic-embed-text"); err != nil {
 		t.Fatal(err)
 	}
 	var evs []app.PullProgress
@@ -92,24 +58,39 @@ func TestPullModelStreamsProgress(t *testing.T) {
 	if len(evs) < 4 || evs[0].Status != "pulling manifest" || evs[len(evs)-1].Status != "success" {
 		t.Fatalf("pull events %+v", evs)
 	}
-	// 21 progress lines over ~200 ms are thinned to about 10 a second.
-	layer := 0
+	// the weights layer sends 11 lines ~10 ms apart: thinned to about ten
+	// a second, its first line always sent
+	layer, statuses := 0, map[string]bool{}
 	for _, ev := range evs {
-		if ev.Status == "pulling abc123" {
+		statuses[ev.Status] = true
+		if ev.Name != "nomic-embed-text" || ev.Completed > ev.Total {
+			t.Errorf("progress %+v", ev)
+		}
+		if ev.Total == 1_000_000 {
 			layer++
-			if ev.Total != 1000 || ev.Name != "qwen3:8b" {
-				t.Errorf("progress %+v", ev)
-			}
 		}
 	}
-	if layer == 0 || layer > 6 {
-		t.Errorf("%d layer progress events for 21 lines in ~210 ms", layer)
+	if layer == 0 || layer > 4 {
+		t.Errorf("%d progress events for the weights' 11 lines in ~110 ms", layer)
+	}
+	for _, st := range []string{"verifying sha256 digest", "writing manifest"} {
+		if !statuses[st] {
+			t.Errorf("status %q not sent: %v", st, statuses)
+		}
+	}
+	ms, err := e.app.ListModels()
+	if err != nil || len(ms) != 2 || ms[1].Name != "nomic-embed-text" {
+		t.Errorf("after the pull: %+v, %v", ms, err)
 	}
 	if err := e.app.PullModel("nonsense:1b"); codeOf(t, err) != app.CodeNotFound {
 		t.Errorf("unknown model: %v", err)
 	}
 	if err := e.app.PullModel(""); codeOf(t, err) != app.CodeInvalid {
 		t.Errorf("empty name: %v", err)
+	}
+	srv.Close()
+	if err := e.app.PullModel("qwen3:14b"); codeOf(t, err) != app.CodeModelUnreachable {
+		t.Errorf("Ollama gone: %v", err)
 	}
 	s.Provider = "openai"
 	_ = e.app.SaveSettings(app.SettingsUpdate{Settings: *s})

@@ -32,6 +32,10 @@ type Settings struct {
 	MaxSteps       int    `json:"maxSteps"`
 	TimeoutSeconds int    `json:"timeoutSeconds"`
 	Theme          string `json:"theme"` // system, light or dark
+	// EmbedModel is the embedding model of the optional semantic boost of
+	// table search (e.g. nomic-embed-text, text-embedding-3-small), served
+	// by the chosen provider; empty (the default) leaves it off.
+	EmbedModel string `json:"embedModel"`
 	// APIKeyWarning is set when the key is kept somewhere weaker than the
 	// OS keychain (a private file, because no keychain is available).
 	APIKeyWarning string `json:"apiKeyWarning,omitempty"`
@@ -54,6 +58,7 @@ type settingsFile struct {
 	MaxSteps       int    `json:"maxSteps"`
 	TimeoutSeconds int    `json:"timeoutSeconds"`
 	Theme          string `json:"theme"`
+	EmbedModel     string `json:"embedModel"`
 }
 
 // Defaults of settings nobody chose.
@@ -100,11 +105,11 @@ func newSettingsStore(dir func() (string, error), getenv func(string) string, ke
 }
 
 // defaults are the settings before the user saved any: the environment's
-// LOUPE_PROVIDER, LOUPE_MODEL, LOUPE_BASE_URL, OLLAMA_HOST and
+// LOUPE_PROVIDER, LOUPE_MODEL, LOUPE_EMBED_MODEL, LOUPE_BASE_URL, OLLAMA_HOST and
 // OPENAI_BASE_URL (as `loupe ask` reads them), else Ollama on this machine.
 func (s *settingsStore) defaults() settingsFile {
 	env := provider.FromEnv(s.getenv)
-	f := settingsFile{Provider: env.Provider, Model: env.Model, OllamaURL: ollama.DefaultHost,
+	f := settingsFile{Provider: env.Provider, Model: env.Model, EmbedModel: env.EmbedModel, OllamaURL: ollama.DefaultHost,
 		OpenAIBaseURL: defaultOpenAIBaseURL, MaxSteps: agent.DefaultMaxSteps,
 		TimeoutSeconds: defaultTimeoutSeconds, Theme: "system"}
 	if env.BaseURL != "" {
@@ -177,7 +182,7 @@ func (s *settingsStore) get() (Settings, error) {
 	_, warning, kerr := s.keys.Get(apiKeyName)
 	return Settings{Provider: f.Provider, Model: f.Model, OllamaURL: f.OllamaURL, OpenAIBaseURL: f.OpenAIBaseURL,
 		HasAPIKey: kerr == nil, MaxSteps: f.MaxSteps, TimeoutSeconds: f.TimeoutSeconds, Theme: f.Theme,
-		APIKeyWarning: warning}, nil
+		EmbedModel: f.EmbedModel, APIKeyWarning: warning}, nil
 }
 
 // apiKey is the stored key, else $OPENAI_API_KEY.
@@ -193,7 +198,7 @@ func (s *settingsStore) apiKey() string {
 func (s *settingsStore) save(u SettingsUpdate) error {
 	f := settingsFile{Provider: strings.TrimSpace(strings.ToLower(u.Provider)), Model: strings.TrimSpace(u.Model),
 		OllamaURL: strings.TrimSpace(u.OllamaURL), OpenAIBaseURL: strings.TrimSpace(u.OpenAIBaseURL),
-		MaxSteps: u.MaxSteps, TimeoutSeconds: u.TimeoutSeconds, Theme: u.Theme}
+		MaxSteps: u.MaxSteps, TimeoutSeconds: u.TimeoutSeconds, Theme: u.Theme, EmbedModel: strings.TrimSpace(u.EmbedModel)}
 	if err := validate(f); err != nil {
 		return err
 	}
@@ -233,6 +238,9 @@ func validate(f settingsFile) error {
 		return invalid(fmt.Sprintf("Unknown theme %q.", f.Theme), `Choose "system", "light" or "dark".`)
 	case f.MaxSteps < 1 || f.MaxSteps > 100:
 		return invalid(fmt.Sprintf("%d steps is out of range.", f.MaxSteps), "Allow between 1 and 100 steps.")
+	case strings.ContainsAny(f.EmbedModel, " \t\r\n"):
+		return invalid(fmt.Sprintf("%q is not a model name.", f.EmbedModel),
+			"Give the embedding model's name, e.g. nomic-embed-text, or leave it empty to search by text alone.")
 	case f.TimeoutSeconds < 10 || f.TimeoutSeconds > 24*3600:
 		return invalid(fmt.Sprintf("A %d-second time limit is out of range.", f.TimeoutSeconds),
 			"Allow between 10 seconds and 24 hours.")
@@ -249,7 +257,7 @@ func validate(f settingsFile) error {
 
 // providerConfig is the model server the settings name.
 func (s *settingsStore) providerConfig(st Settings) provider.Config {
-	cfg := provider.Config{Provider: st.Provider, Model: st.Model, BaseURL: st.OllamaURL}
+	cfg := provider.Config{Provider: st.Provider, Model: st.Model, EmbedModel: st.EmbedModel, BaseURL: st.OllamaURL}
 	if st.Provider == provider.OpenAI {
 		cfg.BaseURL = st.OpenAIBaseURL
 		cfg.APIKey = s.apiKey()

@@ -1,6 +1,7 @@
 package app_test
 
 import (
+	"context"
 	"encoding/json"
 	"net"
 	"net/http"
@@ -208,5 +209,45 @@ func TestAPIKeyWithoutAKeychain(t *testing.T) {
 	b, _ := os.ReadFile(filepath.Join(dir, "settings.json"))
 	if strings.Contains(string(b), key) {
 		t.Errorf("settings.json holds the key: %s", b)
+	}
+}
+
+// TestEmbedModelSetting: the semantic boost's model is off by default,
+// comes from LOUPE_EMBED_MODEL before anything is saved, and once saved
+// (even as off) survives a restart and wins over the environment.
+func TestEmbedModelSetting(t *testing.T) {
+	e := newEnv(t, setup{model: "-"})
+	if s, _ := e.app.GetSettings(); s.EmbedModel != "" {
+		t.Errorf("default %q, want off", s.EmbedModel)
+	}
+	env := map[string]string{"LOUPE_EMBED_MODEL": "nomic-embed-text"}
+	e = newEnv(t, setup{model: "-", getenv: env})
+	s, err := e.app.GetSettings()
+	if err != nil || s.EmbedModel != "nomic-embed-text" {
+		t.Fatalf("from the environment: %q, %v", s.EmbedModel, err)
+	}
+	b, _ := json.Marshal(s)
+	if !strings.Contains(string(b), `"embedModel":"nomic-embed-text"`) {
+		t.Errorf("the frontend's JSON: %s", b)
+	}
+	s.EmbedModel = "  mxbai-embed-large "
+	if err := e.app.SaveSettings(app.SettingsUpdate{Settings: *s}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := e.app.GetSettings(); got.EmbedModel != "mxbai-embed-large" {
+		t.Errorf("saved: %q", got.EmbedModel)
+	}
+	s.EmbedModel = ""
+	if err := e.app.SaveSettings(app.SettingsUpdate{Settings: *s}); err != nil {
+		t.Fatal(err)
+	}
+	again := app.New(app.Options{ConfigDir: e.config, Keychain: e.keys, Getenv: func(k string) string { return env[k] }})
+	defer again.Shutdown(context.Background())
+	if got, _ := again.GetSettings(); got.EmbedModel != "" {
+		t.Errorf("turned off, then restarted with LOUPE_EMBED_MODEL set: %q", got.EmbedModel)
+	}
+	s.EmbedModel = "nomic embed"
+	if err := e.app.SaveSettings(app.SettingsUpdate{Settings: *s}); codeOf(t, err) != app.CodeInvalid {
+		t.Errorf("a name with a space: %v", err)
 	}
 }
