@@ -155,6 +155,7 @@ func agentFlags(fs *flag.FlagSet, what string) (*provider.Config, *assemble.Opti
 	fs.StringVar(&cfg.Provider, "provider", cfg.Provider, "ollama or openai (default $LOUPE_PROVIDER, else ollama)")
 	fs.StringVar(&cfg.Model, "model", cfg.Model, "model name (default $LOUPE_MODEL)")
 	fs.StringVar(&cfg.BaseURL, "base-url", cfg.BaseURL, "model server URL (default $LOUPE_BASE_URL, $OLLAMA_HOST or the provider's)")
+	fs.StringVar(&cfg.EmbedModel, "embed-model", cfg.EmbedModel, "embedding model for semantic table search, e.g. nomic-embed-text (default $LOUPE_EMBED_MODEL; off when empty)")
 	var o assemble.Options
 	fs.IntVar(&o.MaxSteps, "max-steps", 0, fmt.Sprintf("step limit (default %d)", agent.DefaultMaxSteps))
 	fs.DurationVar(&o.Timeout, "timeout", 0, fmt.Sprintf("time limit for %s (default %s)", what, agent.DefaultTimeout))
