@@ -6,7 +6,9 @@
 //	go run ./agent/llm/fake/fakemodel -addr 127.0.0.1:11999 -script turns.json
 //
 // It offers one model, -model (default "demo"), with tool support, so that
-// model pickers list it.
+// model pickers list it, and an embedding model, -embed-model (default
+// nomic-embed-text), for the semantic boost of table search; /api/pull
+// fetches a few well-known names.
 //
 // The script is a JSON array of turns:
 //
@@ -44,14 +46,15 @@ func main() {
 	script := flag.String("script", "", "JSON file of turns (required)")
 	loop := flag.Bool("loop", false, "start the script again after its last turn")
 	model := flag.String("model", "demo", "the model name it offers")
+	embed := flag.String("embed-model", "nomic-embed-text", "the embedding model it offers (empty: none)")
 	flag.Parse()
-	if err := run(*addr, *script, *model, *loop); err != nil {
+	if err := run(*addr, *script, *model, *embed, *loop); err != nil {
 		fmt.Fprintln(os.Stderr, "fakemodel:", err)
 		os.Exit(1)
 	}
 }
 
-func run(addr, script, model string, loop bool) error {
+func run(addr, script, model, embed string, loop bool) error {
 	if script == "" {
 		return fmt.Errorf("give -script FILE (a JSON array of turns)")
 	}
@@ -74,6 +77,9 @@ func run(addr, script, model string, loop bool) error {
 		}
 	}
 	opts := fake.Options{Addr: addr, Models: []fake.Model{{Name: model, Tools: true, ContextLength: 32768}}}
+	if embed != "" {
+		opts.Models = append(opts.Models, fake.Model{Name: embed, Embedding: true})
+	}
 	if loop {
 		opts.Respond = func(r fake.Request) fake.Turn { return turns[r.N%len(turns)] }
 	} else {
