@@ -56,9 +56,9 @@ func runAsk(ctx context.Context, e env, args []string) int {
 	}
 	res := results.New(results.Config{})
 	var (
-		a   *agent.Agent
-		sch agent.Schema
-		ret *assemble.Retrieval // the workspace's schema index and query memory
+		a         *agent.Agent
+		schemaFor func(question string) (agent.Schema, error) // the prompt's data section
+		ret       *assemble.Retrieval                         // the workspace's schema index and query memory
 	)
 	if *conn != "" {
 		r, err := openConnection(ctx, *conn)
@@ -69,8 +69,9 @@ func runAsk(ctx context.Context, e env, args []string) int {
 		if a, err = assemble.RemoteAgent(r, res, p, cfg.Model, *o); err != nil {
 			return fail(e, err)
 		}
-		if sch, _, err = r.Retrieve(ctx, question, assemble.Budget{}); err != nil {
-			return fail(e, err)
+		schemaFor = func(q string) (agent.Schema, error) {
+			sch, _, err := r.Retrieve(ctx, q, assemble.Budget{})
+			return sch, err
 		}
 	} else {
 		w, err := openWorkspace(ctx, *ws)
@@ -87,8 +88,9 @@ func runAsk(ctx context.Context, e env, args []string) int {
 		if a, err = assemble.Agent(w, res, p, cfg.Model, *o, append(py, ret.Tools()...)...); err != nil {
 			return fail(e, err)
 		}
-		if sch, _, err = ret.Schema(ctx, question); err != nil {
-			return fail(e, err)
+		schemaFor = func(q string) (agent.Schema, error) {
+			sch, _, err := ret.Schema(ctx, q)
+			return sch, err
 		}
 	}
 	label := "connection " + *conn // what the conversation is about
@@ -107,9 +109,16 @@ func runAsk(ctx context.Context, e env, args []string) int {
 	if err != nil {
 		return fail(e, err)
 	}
+	// With --retry the question is read back from the conversation: only
+	// now can the tables it needs be retrieved.
 	question = pair.User.Content
 	rec := app.NewRecorder(claim)
 	rec.MergeDeltas = true
+	sch, err := schemaFor(question)
+	if err != nil {
+		_ = rec.Record(agent.Event{Type: agent.RunFinished, RunID: runID, Finished: &agent.Outcome{RunID: runID, Status: agent.Failed, Reason: err.Error()}})
+		return fail(e, err)
+	}
 	rec.UseTables(tableList(sch))
 	in := agent.Input{RunID: runID, ChatID: pair.User.ConversationID, Question: question, Schema: sch}
 	announce(e, in.ChatID, pair.Assistant.ID, created, *asJSON)

@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -346,5 +347,38 @@ func TestALongConversationFitsTheModelsContext(t *testing.T) {
 	if code != ExitOK || json.Unmarshal([]byte(out), &th) != nil || len(th.Messages) != 122 ||
 		!strings.Contains(th.Messages[121].ToolCalls[0].Arguments, "WHERE year = 2023") {
 		t.Errorf("the follow-up did not rerun the last query for 2023: %+v", th.Messages[len(th.Messages)-1])
+	}
+}
+
+// A retry retrieves the tables for the stored question, not for the empty
+// command line: among many tables the prompt still describes the one asked
+// about.
+func TestAskRetryRetrievesForTheStoredQuestion(t *testing.T) {
+	ws := t.TempDir()
+	dir := t.TempDir()
+	// sales first, so that it is not among the latest tables either.
+	if code, _, errs := run(t, "", "load", "--workspace", ws, writeFile(t, dir, "sales.csv", "region,amount\nnorth,10\nsouth,12\nnorth,7\n")); code != ExitOK {
+		t.Fatalf("load: %s", errs)
+	}
+	var files []string
+	for i := range 25 {
+		files = append(files, writeFile(t, dir, fmt.Sprintf("a_sensor_%02d.csv", i), "station,reading\n1,0.5\n2,0.7\n"))
+	}
+	if code, _, errs := run(t, "", append([]string{"load", "--workspace", ws}, files...)...); code != ExitOK {
+		t.Fatalf("load: %s", errs)
+	}
+	srv := fake.New(t, fake.Failing(fake.Status(400, "the request was refused")), fake.Text("North sold 17.\n\nFindings:\n- north 17"))
+	code, out, _ := run(t, "", "ask", "--workspace", ws, "--base-url", srv.OllamaURL(), "--model", "qwen3:8b", "--json", "What is the total amount per region?")
+	if code != ExitError {
+		t.Fatalf("the failing run exited %d", code)
+	}
+	chat := regexp.MustCompile(`"chat_id":"(chat_[0-9a-f]+)"`).FindStringSubmatch(out)[1]
+	if code, _, errs := run(t, "", "ask", "--workspace", ws, "--base-url", srv.OllamaURL(), "--model", "qwen3:8b", "--chat", chat, "--retry"); code != ExitOK {
+		t.Fatalf("retry: %s", errs)
+	}
+	reqs := srv.Requests()
+	last := reqs[len(reqs)-1]
+	if len(last.Messages) == 0 || !strings.Contains(last.Messages[0].Content, "amount") {
+		t.Fatalf("the retried run's prompt does not describe sales:\n%+v", last.Messages)
 	}
 }
