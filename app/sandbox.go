@@ -147,7 +147,14 @@ type buildReporter struct {
 }
 
 func (r *buildReporter) progress(p sandbox.Progress) {
-	ev := SandboxProgress{Phase: BuildBuilding, Percent: min(100, max(0, 100*p.Fraction)), Message: strings.TrimSpace(p.Title), Detail: p.Line}
+	frac := p.Fraction
+	if p.Step > 0 && p.Steps > 0 && p.Total > 0 {
+		// The Dockerfile recipe's estimate moves only from step to step;
+		// within a step the bytes downloaded move it too. (The offline
+		// recipe counts its bytes already, and is further along.)
+		frac = max(frac, (float64(p.Step-1)+float64(p.Bytes)/float64(p.Total))/float64(p.Steps))
+	}
+	ev := SandboxProgress{Phase: BuildBuilding, Percent: min(100, max(0, 100*frac)), Message: strings.TrimSpace(p.Title), Detail: p.Line}
 	if p.Step > 0 && p.Steps > 0 {
 		head := fmt.Sprintf("Step %d/%d", p.Step, p.Steps)
 		ev.Message = head + ": " + ev.Message

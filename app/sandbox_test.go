@@ -168,11 +168,19 @@ func TestBuildSandboxReportsProgressAndMakesDockerReady(t *testing.T) {
 	if fmt.Sprint(steps) != fmt.Sprint(want) {
 		t.Errorf("steps %q, want %q", steps, want)
 	}
-	var mb bool
+	// Within the first step the download moves the bar: N of 40 MB of
+	// step 1 of 3 is N/40 of a third.
+	downloads := 0
 	for _, ev := range evs {
-		mb = mb || ev.Detail == "40 of 40 MB" || ev.Detail == "10 of 40 MB"
+		var n int
+		if _, err := fmt.Sscanf(ev.Detail, "%d of 40 MB", &n); err == nil && ev.Message == want[0] {
+			downloads++
+			if p := 100 * float64(n) / 40 / 3; ev.Percent < p-0.01 || ev.Percent > p+0.01 {
+				t.Errorf("%d of 40 MB in step 1 of 3 is at %.1f%%, want %.1f%%", n, ev.Percent, p)
+			}
+		}
 	}
-	if !mb {
+	if downloads == 0 {
 		t.Errorf("no event said the megabytes downloaded: %+v", evs)
 	}
 	// The status is checked again: Docker is ready now.

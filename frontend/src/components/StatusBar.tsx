@@ -68,7 +68,9 @@ function StatusItem({
       </button>
       {open && check && (
         <div className="popover" role="dialog" aria-label={`${label} status`}>
-          <div className="popover__title">{check.ok ? `${label} is ready` : `${label} is not available`}</div>
+          <div className="popover__title">
+            {check.ok ? `${label} is ready` : check.action === 'build_sandbox' ? 'The Python sandbox is not built yet' : `${label} is not available`}
+          </div>
           <div>{check.message}</div>
           {check.hint && <div className="popover__hint">{check.hint}</div>}
           {fix && <div style={{ marginTop: 10 }}>{fix}</div>}

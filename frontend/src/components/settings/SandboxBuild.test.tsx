@@ -54,7 +54,8 @@ describe('Building the sandbox image', () => {
   it('is offered when the image is missing and shows the build’s progress as it streams, cancellable', async () => {
     renderWithStore(<Bar />, createStore());
     const pop = await openDocker();
-    expect(pop).toHaveTextContent('not built yet');
+    expect(pop).toHaveTextContent('The Python sandbox is not built yet');
+    expect(pop).toHaveTextContent('Docker is running, but the sandbox image loupe-sandbox:1 is not built yet');
     const run = deferred<SandboxBuilt>();
     fake.buildSandbox.mockReturnValue(run.promise);
     await act(async () => {

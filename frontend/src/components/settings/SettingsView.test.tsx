@@ -97,6 +97,25 @@ describe('SettingsView', () => {
     expect(fake.saveSettings.mock.calls[0]![0]).toEqual({ ...settings, embedModel: 'nomic-embed-text' });
   });
 
+  it('marks embedding models as such, and a pulled one fills the embedding model, not the chat model', async () => {
+    const embedder = { name: 'nomic-embed-text', tools: false, toolsKnown: true, contextLength: 2048, size: 274_000_000, warning: 'This model has no native tool calling.' };
+    fake.listModels.mockResolvedValue([{ name: 'qwen3:8b', tools: true, toolsKnown: true, contextLength: 40960, size: 5_200_000_000 }, embedder]);
+    renderWithStore(<SettingsView />, store());
+    const models = within(await screen.findByRole('radiogroup', { name: 'Installed models' }));
+    const row = models.getByText('nomic-embed-text').closest('label')!;
+    expect(row).toHaveTextContent('embedding · for table search');
+    expect(row).not.toHaveTextContent('no tools');
+    expect(row).not.toHaveTextContent('no native tool calling');
+
+    fireEvent.change(screen.getByRole('textbox', { name: 'Model to pull' }), { target: { value: 'mxbai-embed-large' } });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: /Pull/ }));
+    });
+    expect(fake.pullModel).toHaveBeenCalledWith('mxbai-embed-large');
+    expect(screen.getByRole('textbox', { name: 'Embedding model (optional)' })).toHaveValue('mxbai-embed-large');
+    expect(models.getByRole('radio', { name: /qwen3:8b/ })).toBeChecked();
+  });
+
   it('applies the theme it saves', async () => {
     const { store: s } = renderWithStore(<SettingsView />, store());
     fireEvent.click(await screen.findByRole('radio', { name: 'Dark' }));

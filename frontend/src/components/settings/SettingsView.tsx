@@ -102,7 +102,8 @@ export function SettingsView() {
       setPullName('');
       a.notify('info', `Pulled ${name}`);
       await loadModels();
-      set('model', name);
+      if (isEmbedding(name)) set('embedModel', name);
+      else set('model', name);
     } catch (err) {
       setPull({ name, status: 'failed', completed: 0, total: 0, error: problemOf(err) });
     }
@@ -168,7 +169,9 @@ export function SettingsView() {
                           <input type="radio" name="model" checked={m.name === form.model} onChange={() => set('model', m.name)} />
                           <span className="model__name">{m.name}</span>
                           {m.recommended && <span className="tag tag--accent">recommended</span>}
-                          {m.toolsKnown ? (
+                          {isEmbedding(m.name) ? (
+                            <span className="tag">embedding · for table search</span>
+                          ) : m.toolsKnown ? (
                             m.tools ? (
                               <span className="tag tag--ok">tools</span>
                             ) : (
@@ -181,7 +184,7 @@ export function SettingsView() {
                             {m.contextLength > 0 && `${Math.round(m.contextLength / 1024)}K context`}
                             {m.size > 0 && ` · ${formatBytes(m.size)}`}
                           </span>
-                          {m.warning && <span className="model__warning">{m.warning}</span>}
+                          {m.warning && !isEmbedding(m.name) && <span className="model__warning">{m.warning}</span>}
                         </label>
                       ))}
                     </div>
@@ -314,4 +317,13 @@ export function SettingsView() {
       </div>
     </div>
   );
+}
+
+/**
+ * Whether a model (by name) only embeds text (nomic-embed-text, mxbai-embed-large):
+ * it cannot answer, but serves the embedding model setting. The model list
+ * carries no capability for it, so the name tells.
+ */
+function isEmbedding(name: string): boolean {
+  return /embed/i.test(name);
 }
