@@ -17,9 +17,12 @@ const EventModelPull = "model:pull"
 
 // ModelInfo is a model the server offers, as the model picker shows it.
 type ModelInfo struct {
-	Name          string `json:"name"`
-	Tools         bool   `json:"tools"`      // supports native tool calling
-	ToolsKnown    bool   `json:"toolsKnown"` // the server said either way
+	Name       string `json:"name"`
+	Tools      bool   `json:"tools"`      // supports native tool calling
+	ToolsKnown bool   `json:"toolsKnown"` // the server said either way
+	// Embedding marks a model that only makes embeddings (nomic-embed-text):
+	// it cannot answer, but serves Settings.EmbedModel.
+	Embedding     bool   `json:"embedding,omitempty"`
 	ContextLength int    `json:"contextLength"`
 	Size          int64  `json:"size"`
 	Recommended   bool   `json:"recommended,omitempty"`
@@ -77,9 +80,9 @@ func (a *App) ListModels() ([]ModelInfo, error) {
 	}
 	out := make([]ModelInfo, 0, len(models))
 	for _, m := range models {
-		mi := ModelInfo{Name: m.Name, Tools: m.Tools, ToolsKnown: m.ToolsKnown, ContextLength: m.ContextLength,
-			Size: m.Size, Recommended: isRecommended(m.Name)}
-		if m.ToolsKnown && !m.Tools {
+		mi := ModelInfo{Name: m.Name, Tools: m.Tools, ToolsKnown: m.ToolsKnown, Embedding: m.Embedding,
+			ContextLength: m.ContextLength, Size: m.Size, Recommended: isRecommended(m.Name)}
+		if m.ToolsKnown && !m.Tools && !m.Embedding {
 			mi.Warning = "This model has no native tool calling: Loupe falls back to a text protocol, which small models follow less reliably. A recommended model (Qwen3 8B/14B, gpt-oss-20b, Mistral Nemo, Devstral) works better."
 			mi.Recommended = false
 		}

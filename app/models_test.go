@@ -79,7 +79,7 @@ func TestPullModelStreamsProgress(t *testing.T) {
 		}
 	}
 	ms, err := e.app.ListModels()
-	if err != nil || len(ms) != 2 || ms[1].Name != "nomic-embed-text" {
+	if err != nil || len(ms) != 2 || ms[1].Name != "nomic-embed-text" || !ms[1].Embedding || ms[1].Warning != "" || ms[0].Embedding {
 		t.Errorf("after the pull: %+v, %v", ms, err)
 	}
 	if err := e.app.PullModel("nonsense:1b"); codeOf(t, err) != app.CodeNotFound {

@@ -98,6 +98,10 @@ type Model struct {
 	Tools bool `json:"tools"`
 	// ToolsKnown is true when the provider reported capabilities at all.
 	ToolsKnown bool `json:"tools_known"`
+	// Embedding is true when the provider says the model makes embeddings
+	// only (Ollama's "embedding" capability without "completion"): it
+	// cannot chat, but serves the semantic boost of table search.
+	Embedding bool `json:"embedding,omitempty"`
 	// ContextLength is the model's context window in tokens, 0 if unknown.
 	ContextLength int   `json:"context_length,omitempty"`
 	Size          int64 `json:"size,omitempty"` // bytes on disk, 0 if unknown

@@ -130,7 +130,8 @@ func (p *Provider) Models(ctx context.Context) ([]llm.Model, error) {
 			return nil, err
 		}
 		out = append(out, llm.Model{Name: m.Name, Size: m.Size, ContextLength: info.contextLength,
-			ToolsKnown: len(info.caps) > 0, Tools: slices.Contains(info.caps, "tools")})
+			ToolsKnown: len(info.caps) > 0, Tools: slices.Contains(info.caps, "tools"),
+			Embedding: slices.Contains(info.caps, "embedding") && !slices.Contains(info.caps, "completion")})
 	}
 	return out, nil
 }
