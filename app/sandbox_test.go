@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/loupeapp/loupe/app"
+	"github.com/loupeapp/loupe/tools/python/sandbox"
 )
 
 // fakeDocker is a Docker daemon on loopback that speaks the few endpoints
@@ -31,6 +32,8 @@ type fakeDocker struct {
 	fail string
 	// started is signalled when a build begins.
 	started chan struct{}
+	// labels are the image's labels once built.
+	labels map[string]string
 }
 
 var apiPrefix = regexp.MustCompile(`^/v[0-9.]+`)
@@ -61,7 +64,10 @@ func (d *fakeDocker) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeJSON(w, http.StatusNotFound, map[string]any{"message": "No such image: " + strings.TrimSuffix(strings.TrimPrefix(path, "/images/"), "/json")})
 			return
 		}
-		writeJSON(w, http.StatusOK, map[string]any{"Id": "sha256:5eed", "Size": 734 << 20, "Config": map[string]any{"Labels": map[string]string{}}})
+		d.mu.Lock()
+		labels := d.labels
+		d.mu.Unlock()
+		writeJSON(w, http.StatusOK, map[string]any{"Id": "sha256:5eed", "Size": 734 << 20, "Config": map[string]any{"Labels": labels}})
 	case path == "/build" && r.Method == http.MethodPost:
 		d.build(w, r)
 	default:
@@ -269,5 +275,43 @@ func TestBuildSandboxFailures(t *testing.T) {
 	_, err = none.app.BuildSandbox(false)
 	if codeOf(t, err) != app.CodeDocker || !strings.Contains(err.(*app.Error).Message, "Docker is not running") {
 		t.Errorf("no daemon: %v", err)
+	}
+}
+
+// The Docker check: ready with the current recipe's image; ready but
+// offering a rebuild with an older recipe's; without the daemon, no build
+// is offered (it could not run).
+func TestDockerCheckOffersTheBuildOnlyWhereItHelps(t *testing.T) {
+	current := map[string]string{sandbox.LabelKind: sandbox.KindDockerfile, sandbox.LabelRecipe: sandbox.RecipeHash(sandbox.KindDockerfile)}
+	older := map[string]string{sandbox.LabelKind: sandbox.KindDockerfile, sandbox.LabelRecipe: "0123456789abcdef"}
+	for _, tc := range []struct {
+		name   string
+		labels map[string]string
+		ok     bool
+		action string
+	}{
+		{"current recipe", current, true, ""},
+		{"older recipe", older, true, app.ActionBuildSandbox},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := startFakeDocker(t)
+			d.built, d.labels = true, tc.labels
+			e := newEnv(t, setup{docker: d.host()})
+			st, err := e.app.Status()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.Docker.OK != tc.ok || st.Docker.Action != tc.action {
+				t.Errorf("Docker check %+v, want ok %v, action %q", st.Docker, tc.ok, tc.action)
+			}
+		})
+	}
+	e := newEnv(t, setup{})
+	st, err := e.app.Status()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Docker.OK || st.Docker.Action != "" || !strings.Contains(st.Docker.Message, "not running") {
+		t.Errorf("without a daemon: %+v", st.Docker)
 	}
 }
