@@ -90,7 +90,7 @@ test-e2e: $(BINDINGS)
 smoke:
 	scripts/screenshot.sh
 
-bench: deps
+bench: build
 	@if [[ -f scripts/bench.sh ]]; then bash scripts/bench.sh; \
 	else echo "bench: scripts/bench.sh not found" >&2; exit 1; fi
 

@@ -41,12 +41,15 @@ export function ChartView({ spec, title }: { spec: unknown; title?: string | und
         const s = { ...(parsed as Record<string, unknown>) };
         // Single views fill the column; composed ones keep their own layout.
         if (!['facet', 'hconcat', 'vconcat', 'concat', 'repeat'].some((k) => k in s)) s['width'] = 'container';
+        // Timed for the render benchmark (e2e/perf.spec.ts): parse, dataflow and draw.
+        const start = performance.now();
         result = await m.default(el.current, s as never, {
           actions: false,
           // SVG is crisp; a canvas draws thousands of marks far faster.
           renderer: dataRows(s) > 2000 ? 'canvas' : 'svg',
           config: chartConfig(scheme),
         });
+        performance.measure('loupe:chart-render', { start, detail: { rows: dataRows(s) } });
         if (!live) {
           result.finalize();
           return;
