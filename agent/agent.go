@@ -88,6 +88,8 @@ type Input struct {
 	// by the caller), without a system message.
 	History []llm.Message
 	Schema  Schema
+	// Notes go into the outcome's Meta.Notes unchanged.
+	Notes []string
 }
 
 // Run answers in.Question. It always returns an Outcome and always emits

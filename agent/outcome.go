@@ -49,22 +49,25 @@ type Evidence struct {
 
 // Meta is the run's accounting.
 type Meta struct {
-	Steps            int         `json:"steps"`
-	ToolCalls        int         `json:"tool_calls"`
-	FailedCalls      int         `json:"failed_calls"`
-	TextCalls        int         `json:"text_calls,omitempty"`    // tool calls recovered from the reply's text
-	TextProtocol     bool        `json:"text_protocol,omitempty"` // the model took no native tools
-	Compacted        int         `json:"compacted,omitempty"`     // messages compacted to fit the context
-	PromptTokens     int         `json:"prompt_tokens"`
-	CompletionTokens int         `json:"completion_tokens"`
-	DurationMS       float64     `json:"duration_ms"`
-	PromptChars      int         `json:"prompt_chars"`           // system prompt size
-	PromptTokensEst  int         `json:"prompt_tokens_estimate"` // system prompt, estimated
-	StepTimes        []StepTime  `json:"step_times,omitempty"`
-	ToolTimes        []ToolTime  `json:"tool_times,omitempty"`
-	Model            string      `json:"model,omitempty"`
-	Provider         string      `json:"provider,omitempty"`
-	Usage            []llm.Usage `json:"-"`
+	Steps            int        `json:"steps"`
+	ToolCalls        int        `json:"tool_calls"`
+	FailedCalls      int        `json:"failed_calls"`
+	TextCalls        int        `json:"text_calls,omitempty"`    // tool calls recovered from the reply's text
+	TextProtocol     bool       `json:"text_protocol,omitempty"` // the model took no native tools
+	Compacted        int        `json:"compacted,omitempty"`     // messages compacted to fit the context
+	PromptTokens     int        `json:"prompt_tokens"`
+	CompletionTokens int        `json:"completion_tokens"`
+	DurationMS       float64    `json:"duration_ms"`
+	PromptChars      int        `json:"prompt_chars"`           // system prompt size
+	PromptTokensEst  int        `json:"prompt_tokens_estimate"` // system prompt, estimated
+	StepTimes        []StepTime `json:"step_times,omitempty"`
+	ToolTimes        []ToolTime `json:"tool_times,omitempty"`
+	Model            string     `json:"model,omitempty"`
+	Provider         string     `json:"provider,omitempty"`
+	// Notes are the caller's words on how the prompt was made (Input.Notes),
+	// e.g. that table search fell back to text alone.
+	Notes []string    `json:"notes,omitempty"`
+	Usage []llm.Usage `json:"-"`
 }
 
 // StepTime is how long one model call took.

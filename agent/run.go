@@ -50,6 +50,7 @@ func newRun(a *Agent, in Input, sink Sink) *run {
 	}
 	r.meta.Model = a.cfg.Model
 	r.meta.Provider = a.cfg.Provider.Name()
+	r.meta.Notes = in.Notes
 	return r
 }
 

@@ -188,11 +188,19 @@ func (a *App) run(ctx context.Context, st *store.Store, pair *store.Pair, rec *R
 func (a *App) runWorkspace(ctx context.Context, st *store.Store, pair *store.Pair, rec *Recorder, p llm.Provider, model string, o assemble.Options, in agent.Input, b *batcher) error {
 	return a.withWorkspace(func(_ context.Context, ws *workspace.Workspace) error {
 		ret, extra := a.ws.extras()
-		sch, _, err := ret.Schema(ctx, in.Question)
+		s, err := a.settings.get()
 		if err != nil {
 			return err
 		}
-		in.Schema = sch
+		// The semantic boost follows the settings (off without an embedding model).
+		if err := ret.UseEmbedding(ctx, a.settings.providerConfig(s)); err != nil {
+			return err
+		}
+		sch, meta, err := ret.Schema(ctx, in.Question)
+		if err != nil {
+			return err
+		}
+		in.Schema, in.Notes = sch, meta.Notes()
 		rec.UseTables(tableNames(sch))
 		if in.History, err = History(ctx, st, pair, p, model); err != nil {
 			return err

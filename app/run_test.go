@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -248,5 +249,32 @@ func TestUnreachableModelFailsTheRunNotTheCall(t *testing.T) {
 	out := e.rec.waitFinished(t, res.RunID, 30*time.Second)
 	if out.Status != agent.Failed || out.Reason == "" {
 		t.Errorf("status %s reason %q", out.Status, out.Reason)
+	}
+}
+
+// With an embedding model in the settings, the run's tables are ranked
+// with its embeddings too (the fake server's /api/embed), and the run's
+// metadata says so.
+func TestAskUsesTheEmbeddingModelOfTheSettings(t *testing.T) {
+	e := newEnv(t, setup{turns: append(answerTurns(), answerTurns()...)})
+	e.load(t)
+	s, err := e.app.GetSettings()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.EmbedModel = "nomic-embed-text"
+	if err := e.app.SaveSettings(app.SettingsUpdate{Settings: *s}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := e.app.Ask(e.chat(t), "Which region has the most orders?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := e.rec.waitFinished(t, res.RunID, 20*time.Second)
+	if out.Status != agent.Done || e.srv.Embedded() == 0 {
+		t.Fatalf("outcome %s %q; %d embedding calls", out.Status, out.Reason, e.srv.Embedded())
+	}
+	if want := "tables ranked by text and by nomic-embed-text embeddings"; !slices.Contains(out.Meta.Notes, want) {
+		t.Errorf("notes %q, want %q", out.Meta.Notes, want)
 	}
 }

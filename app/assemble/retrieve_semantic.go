@@ -215,3 +215,14 @@ func offWarning(model string, err error) string {
 }
 
 func retrievalLog() *slog.Logger { return slog.Default().With("subsystem", "retrieval") }
+
+// Notes says in a line or two how the tables were chosen, for the run's
+// metadata (agent.Input.Notes): the embedding model fused with the text
+// ranking, and what went wrong with it.
+func (m Meta) Notes() []string {
+	var out []string
+	if m.Semantic != "" {
+		out = append(out, fmt.Sprintf("tables ranked by text and by %s embeddings", m.Semantic))
+	}
+	return append(out, m.Warnings...)
+}

@@ -57,8 +57,8 @@ func runAsk(ctx context.Context, e env, args []string) int {
 	res := results.New(results.Config{})
 	var (
 		a         *agent.Agent
-		schemaFor func(question string) (agent.Schema, error) // the prompt's data section
-		ret       *assemble.Retrieval                         // the workspace's schema index and query memory
+		schemaFor func(question string) (agent.Schema, []string, error) // the prompt's data section and notes on it
+		ret       *assemble.Retrieval                                   // the workspace's schema index and query memory
 	)
 	if *conn != "" {
 		r, err := openConnection(ctx, *conn)
@@ -69,9 +69,9 @@ func runAsk(ctx context.Context, e env, args []string) int {
 		if a, err = assemble.RemoteAgent(r, res, p, cfg.Model, *o); err != nil {
 			return fail(e, err)
 		}
-		schemaFor = func(q string) (agent.Schema, error) {
-			sch, _, err := r.Retrieve(ctx, q, assemble.Budget{})
-			return sch, err
+		schemaFor = func(q string) (agent.Schema, []string, error) {
+			sch, meta, err := r.Retrieve(ctx, q, assemble.Budget{})
+			return sch, meta.Notes(), err
 		}
 	} else {
 		w, err := openWorkspace(ctx, *ws)
@@ -88,9 +88,12 @@ func runAsk(ctx context.Context, e env, args []string) int {
 		if a, err = assemble.Agent(w, res, p, cfg.Model, *o, append(py, ret.Tools()...)...); err != nil {
 			return fail(e, err)
 		}
-		schemaFor = func(q string) (agent.Schema, error) {
-			sch, _, err := ret.Schema(ctx, q)
-			return sch, err
+		if err := ret.UseEmbedding(ctx, *cfg); err != nil {
+			return fail(e, err)
+		}
+		schemaFor = func(q string) (agent.Schema, []string, error) {
+			sch, meta, err := ret.Schema(ctx, q)
+			return sch, meta.Notes(), err
 		}
 	}
 	label := "connection " + *conn // what the conversation is about
@@ -114,13 +117,13 @@ func runAsk(ctx context.Context, e env, args []string) int {
 	question = pair.User.Content
 	rec := app.NewRecorder(claim)
 	rec.MergeDeltas = true
-	sch, err := schemaFor(question)
+	sch, notes, err := schemaFor(question)
 	if err != nil {
 		_ = rec.Record(agent.Event{Type: agent.RunFinished, RunID: runID, Finished: &agent.Outcome{RunID: runID, Status: agent.Failed, Reason: err.Error()}})
 		return fail(e, err)
 	}
 	rec.UseTables(tableList(sch))
-	in := agent.Input{RunID: runID, ChatID: pair.User.ConversationID, Question: question, Schema: sch}
+	in := agent.Input{RunID: runID, ChatID: pair.User.ConversationID, Question: question, Schema: sch, Notes: notes}
 	announce(e, in.ChatID, pair.Assistant.ID, created, *asJSON)
 	if in.History, err = app.History(ctx, st, pair, p, cfg.Model); err != nil {
 		_ = rec.Record(agent.Event{Type: agent.RunFinished, RunID: runID, Finished: &agent.Outcome{RunID: runID, Status: agent.Failed, Reason: err.Error()}})
