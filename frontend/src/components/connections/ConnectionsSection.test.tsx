@@ -71,6 +71,22 @@ describe('ConnectionsSection', () => {
     await waitFor(() => expect(fake.connectionTables).toHaveBeenLastCalledWith('music', true));
   });
 
+  it('filters a long list of tables by table and column names', async () => {
+    fake.listConnections.mockResolvedValue([shop]);
+    const tables = Array.from({ length: 40 }, (_, i) => ({
+      name: `t${String(i).padStart(2, '0')}`,
+      kind: 'table',
+      rows: i,
+      columns: [{ name: i === 7 ? 'customer_email' : 'id', type: 'integer' }],
+    }));
+    fake.connectionTables.mockResolvedValue({ name: 'shop', dialect: 'PostgreSQL', version: '15.8', database: 'shop', tables });
+    renderWithStore(<ConnectionsSection />);
+    fireEvent.click(await screen.findByText('shop'));
+    expect(await screen.findAllByTestId('connection-table')).toHaveLength(40);
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Filter the tables of shop' }), { target: { value: 'EMAIL' } });
+    expect(screen.getAllByTestId('connection-table').map((t) => t.textContent)).toEqual(['t07~7']);
+  });
+
   it('says what to do when a connection cannot be opened', async () => {
     fake.listConnections.mockResolvedValue([shop]);
     fake.connectionTables.mockRejectedValueOnce(new FakeApiError('db_unreachable', 'Cannot reach the database server (db.example.com:5432).', 'Check the host name and port.'));

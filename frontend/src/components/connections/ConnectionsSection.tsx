@@ -171,6 +171,7 @@ function ConnectionTables({
   const [schema, setSchema] = useState<ConnectionSchema | null>(null);
   const [error, setError] = useState<Problem | null>(null);
   const [tries, setTries] = useState(0);
+  const [filter, setFilter] = useState('');
   useEffect(() => {
     let live = true;
     setError(null);
@@ -212,8 +213,14 @@ function ConnectionTables({
           <div className="conn__status">
             {schema.dialect} {schema.version.split(/\s/)[0]} · {schema.tables.length} {schema.tables.length === 1 ? 'table' : 'tables'}
           </div>
+          {schema.tables.length > FILTER_FROM && (
+            <label className="side-search conn__filter">
+              <Icon name="search" size={13} />
+              <input type="search" placeholder="Filter tables" aria-label={`Filter the tables of ${name}`} value={filter} onChange={(e) => setFilter(e.target.value)} />
+            </label>
+          )}
           <ul className="conn__tables">
-            {schema.tables.map((t) => (
+            {matching(schema.tables, filter).map((t) => (
               <li key={t.name}>
                 <button
                   type="button"
@@ -233,6 +240,19 @@ function ConnectionTables({
       )}
     </div>
   );
+}
+
+/** Above this many tables the list gets a filter box. */
+const FILTER_FROM = 12;
+
+/** The tables whose name (or a column's) holds every word of filter. */
+function matching(tables: ConnectionTable[], filter: string): ConnectionTable[] {
+  const words = filter.toLowerCase().split(/\s+/).filter((w) => w !== '');
+  if (words.length === 0) return tables;
+  return tables.filter((t) => {
+    const text = `${t.name} ${t.columns.map((c) => c.name).join(' ')}`.toLowerCase();
+    return words.every((w) => text.includes(w));
+  });
 }
 
 function tableNote(t: ConnectionTable): string {
