@@ -91,8 +91,6 @@ export interface AppState {
   draft: { text: string; nonce: number } | null;
   /** The saved database connections; null until listed. */
   connections: Connection[] | null;
-  /** The saved database connections; null until listed. */
-  connections: Connection[] | null;
   /** The sandbox image build, while it runs and after it ended; null before any. */
   sandboxBuild: SandboxBuildState | null;
 }
@@ -115,7 +113,6 @@ export function initialState(): AppState {
     reports: {},
     notices: [],
     focusComposer: 0,
-    connections: null,
     connections: null,
     draft: null,
     consoleText: '',
