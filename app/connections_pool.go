@@ -95,7 +95,7 @@ func (p *remotePool) release(c *pooled) {
 	last := c.gone && c.refs == 0 && c.rem != nil
 	p.mu.Unlock()
 	if last {
-		_ = c.rem.Source.Close()
+		_ = c.rem.Close() // the source and its schema index
 	}
 }
 
@@ -111,7 +111,7 @@ func (p *remotePool) evict(name string) {
 	}
 	p.mu.Unlock()
 	if last {
-		_ = c.rem.Source.Close()
+		_ = c.rem.Close() // the source and its schema index
 	}
 }
 
@@ -145,7 +145,10 @@ func (a *App) remote(ctx context.Context, name string) (*assemble.Remote, func()
 }
 
 // openRemote connects to the saved connection name and discovers its
-// schema.
+// schema. Its schema index is built in memory when first searched rather
+// than kept in the connection's cache folder (assemble.OpenRemote): the
+// window holds a connection for long, and the index on disk is locked
+// while open, which would keep `loupe ask --connection` out meanwhile.
 func (a *App) openRemote(ctx context.Context, name string) (*assemble.Remote, error) {
 	p, err := a.profile(name)
 	if err != nil {
