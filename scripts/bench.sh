@@ -60,17 +60,8 @@ echo "== remote schema at scale (targets: 5,000-table PostgreSQL schema discover
 bash scripts/dbservers.sh start pg >/dev/null
 bash scripts/bench-remote.sh | tee -a .cache/bench/summary.txt
 bash scripts/dbservers.sh stop pg >/dev/null 2>&1 || true
-echo "== window (targets: cold start <= 1.5 s, idle memory <= 200 MB RSS): the smoke test's measurement, median of 3"
-for i in 1 2 3; do
-  scripts/screenshot.sh --no-build >/dev/null 2>&1 || { echo "window: the smoke test failed (make smoke)" >&2; break; }
-  cat .cache/shots/window-metrics.txt
-done | tee .cache/bench/window.txt
-cold=$(awk '/cold start/ { print $(NF - 1) }' .cache/bench/window.txt | sort -n)
-if [[ -n $cold ]]; then
-  n=$(wc -l <<<"$cold")
-  printf 'window cold start: %s ms (median of %s); %s\n' "$(sed -n "$(((n + 1) / 2))p" <<<"$cold")" "$n" \
-    "$(grep 'idle RSS' .cache/bench/window.txt | tail -n 1)" | tee -a .cache/bench/summary.txt
-fi
+echo "== window against an empty Wails window (targets: cold start <= 1.5 s, idle memory <= 200 MB RSS)"
+BENCH_COUNT=${BENCH_COUNT:-5} bash scripts/window-bench.sh | tail -n 2 | tee -a .cache/bench/summary.txt
 echo "== 10,000-point chart render in the UI (Chromium, web mode; target <= 500 ms), 3 runs"
 (cd frontend && LOUPE_E2E_BIN="$PWD/../build/bin/loupe" npx playwright test e2e/perf.spec.ts --repeat-each 3 --reporter=list 2>&1) |
   grep -E '^chart:' | tee -a .cache/bench/summary.txt || echo "chart: the render benchmark failed (cd frontend && npx playwright test e2e/perf.spec.ts)" >&2
