@@ -86,6 +86,7 @@ func (s *Server) embed(w http.ResponseWriter, r *http.Request, wr wire, model st
 	return out
 }
 
+// renormalise scales v to unit length in place (a zero vector stays zero).
 func renormalise(v []float32) []float32 {
 	var n float64
 	for _, x := range v {

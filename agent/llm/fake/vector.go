@@ -2,7 +2,6 @@ package fake
 
 import (
 	"hash/fnv"
-	"math"
 	"strings"
 	"unicode"
 )
@@ -29,18 +28,7 @@ func Vector(text string) []float32 {
 		}
 		v[x%Dims] += sign
 	}
-	var n float64
-	for _, x := range v {
-		n += float64(x) * float64(x)
-	}
-	if n == 0 {
-		return v
-	}
-	inv := float32(1 / math.Sqrt(n))
-	for i := range v {
-		v[i] *= inv
-	}
-	return v
+	return renormalise(v)
 }
 
 // words are text's searchable words, stemmed and with synonyms merged.
