@@ -182,7 +182,8 @@ func profileOf(in ConnectionInput) (remote.Profile, *string, error) {
 }
 
 // SaveConnection saves a connection, replacing the one it edits, and
-// returns it as saved. The password goes to the OS keychain (or, where
+// returns it as saved. Renamed, it keeps its conversations (they name
+// the new name). The password goes to the OS keychain (or, where
 // there is none, a private file, which Warning says); it never comes back.
 // Saving does not test the connection: TestConnectionInput does.
 func (a *App) SaveConnection(in ConnectionInput) (*Connection, error) {
@@ -226,6 +227,9 @@ func (a *App) SaveConnection(in ConnectionInput) (*Connection, error) {
 		return nil, connError(err)
 	}
 	if prev != "" && prev != p.Name {
+		if err := a.moveChats(prev, p.Name); err != nil {
+			return nil, err
+		}
 		if err := ps.Remove(prev); err != nil && !errors.Is(err, remote.ErrNoProfile) {
 			return nil, wrap(err)
 		}
@@ -238,6 +242,19 @@ func (a *App) SaveConnection(in ConnectionInput) (*Connection, error) {
 		c.Warning = warning
 	}
 	return &c, nil
+}
+
+// moveChats makes the conversations about the connection from be about
+// to, its new name, so that they keep asking the same database.
+func (a *App) moveChats(from, to string) error {
+	st, err := a.chatStore()
+	if err != nil {
+		return err
+	}
+	if _, err := st.MoveWorkspace(a.life, connectionLabel+from, connectionLabel+to); err != nil {
+		return wrap(fmt.Errorf("keep the conversations of %s after its rename: %w", from, err))
+	}
+	return nil
 }
 
 // RemoveConnection forgets a connection and its password. Conversations

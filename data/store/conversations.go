@@ -94,6 +94,33 @@ func (s *Store) Rename(ctx context.Context, id, name string) error {
 	return affected(res, err, "no conversation %q", id)
 }
 
+// MoveWorkspace makes every conversation about workspace from be about to
+// instead (a renamed connection keeps its conversations), in one
+// transaction: all of them or none. It returns how many moved; moving to
+// the same workspace, or from one nothing is about, moves none. Their
+// order (last update) is left as it was.
+func (s *Store) MoveWorkspace(ctx context.Context, from, to string) (int64, error) {
+	if from == to {
+		return 0, nil
+	}
+	if strings.TrimSpace(to) == "" {
+		return 0, fmt.Errorf("store: move conversations from %q: the new workspace is empty", from)
+	}
+	var n int64
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE conversations SET workspace = ? WHERE workspace = ?`, to, from)
+		if err != nil {
+			return fmt.Errorf("store: move conversations from %q to %q: %w", from, to, err)
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	if err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
 // Delete deletes a conversation with everything in it.
 func (s *Store) Delete(ctx context.Context, id string) error {
 	res, err := s.db.ExecContext(ctx, `DELETE FROM conversations WHERE id = ?`, id)
