@@ -47,38 +47,92 @@ func (a *App) ImportQuery(name, sql, table string, rowLimit int, replace bool) (
 	case rowLimit < 0:
 		return nil, newError(CodeInvalid, "The row limit cannot be negative.", "Leave it empty for the default.")
 	}
-	if rowLimit == 0 {
-		rowLimit = remote.DefaultImportRows
-	}
-	ctx, cancel := context.WithCancel(a.life)
-	defer cancel()
-	key := importKey(table)
-	if !a.runs.add(key, cancel) {
-		return nil, newError(CodeBusy, fmt.Sprintf("%s is already being imported.", table), "Wait for it, or cancel it first.")
-	}
-	defer a.runs.remove(key)
-	progress := a.importProgress(name, table, int64(rowLimit))
-	progress(remote.ImportProgress{Table: table, Phase: "connecting"})
-	r, release, err := a.remote(ctx, name)
+	d, err := a.runImport(importJob{conn: name, sql: sql, table: table, rowLimit: rowLimit, replace: replace}, a.withWorkspace)
 	if err != nil {
 		return nil, err
 	}
+	out := datasetDTO(d)
+	return &out, nil
+}
+
+// importJob is one import of a query's result from a connection.
+type importJob struct {
+	conn, sql, table string
+	rowLimit         int // 0: remote.DefaultImportRows
+	replace          bool
+}
+
+// runImport runs job inside the workspace that in gives, registered so
+// that CancelImport stops it, with import:progress events, then
+// datasets:changed.
+func (a *App) runImport(job importJob, in func(func(context.Context, *workspace.Workspace) error) error) (catalog.Dataset, error) {
+	if job.rowLimit == 0 {
+		job.rowLimit = remote.DefaultImportRows
+	}
+	ctx, cancel := context.WithCancel(a.life)
+	defer cancel()
+	key := importKey(job.table)
+	if !a.runs.add(key, cancel) {
+		return catalog.Dataset{}, newError(CodeBusy, fmt.Sprintf("%s is already being imported.", job.table), "Wait for it, or cancel it first.")
+	}
+	defer a.runs.remove(key)
+	progress := a.importProgress(job.conn, job.table, int64(job.rowLimit))
+	progress(remote.ImportProgress{Table: job.table, Phase: "connecting"})
+	r, release, err := a.remote(ctx, job.conn)
+	if err != nil {
+		return catalog.Dataset{}, err
+	}
 	defer release()
 	var d catalog.Dataset
-	err = a.withWorkspace(func(_ context.Context, ws *workspace.Workspace) error {
+	err = in(func(_ context.Context, ws *workspace.Workspace) error {
 		var err error
-		d, err = remote.Import(ctx, ws.Engine, r.Source, sql, remote.ImportOptions{Table: table, Replace: replace,
-			MaxRows: rowLimit, Origin: connectionLabel + name, Progress: progress})
+		d, err = remote.Import(ctx, ws.Engine, r.Source, job.sql, remote.ImportOptions{Table: job.table, Replace: job.replace,
+			MaxRows: job.rowLimit, Origin: connectionLabel + job.conn, Progress: progress})
 		if err == nil {
 			a.datasetsChanged(ctx, ws)
 		}
 		return err
 	})
 	if err != nil {
-		return nil, importError(err, name, table)
+		return catalog.Dataset{}, importError(err, job.conn, job.table)
 	}
-	out := datasetDTO(d)
-	return &out, nil
+	return d, nil
+}
+
+// importedFrom returns the connection the dataset d was imported from,
+// and whether it was (its record holds the query).
+func importedFrom(d catalog.Dataset) (string, bool) {
+	name := connectionOf(d.Source)
+	return name, name != "" && d.Part != ""
+}
+
+// refreshImport runs the query the dataset d was imported with again on
+// its connection, with the same row limit (the default for imports
+// recorded before limits were), replacing d as ImportQuery does: the same
+// progress events, CancelImport stops it, and on any failure d stays as
+// it was. It connects anew, to read the database as it is now. It runs in
+// ws, the workspace the caller holds. A connection
+// removed (or renamed) since is a not_found Error saying what to do.
+func (a *App) refreshImport(ctx context.Context, ws *workspace.Workspace, d catalog.Dataset) error {
+	name, ok := importedFrom(d)
+	if !ok {
+		return newError(CodeInvalid, fmt.Sprintf("%s was not imported from a connection.", d.Name), "")
+	}
+	if _, err := a.profile(name); err != nil {
+		var e *Error
+		if errors.As(err, &e) && e.Code == CodeNotFound {
+			return &Error{Code: CodeNotFound,
+				Message: fmt.Sprintf("%s cannot be refreshed: the connection %s was removed.", d.Name, name),
+				Hint:    fmt.Sprintf("Add the connection %s again (Databases in the sidebar), or remove this dataset.", name), Err: err}
+		}
+		return err
+	}
+	// Connect afresh: an open SQLite file is read as immutable, so only a
+	// new open sees the rows written to it since.
+	a.chats.remotes.evict(name)
+	job := importJob{conn: name, sql: d.Part, table: d.Name, rowLimit: int(d.MaxRows), replace: true}
+	_, err := a.runImport(job, func(fn func(context.Context, *workspace.Workspace) error) error { return fn(ctx, ws) })
+	return err
 }
 
 // CancelImport stops the import into table, if one is going; the

@@ -137,12 +137,16 @@ func (a *App) RemoveDataset(name string) error {
 }
 
 // RefreshDataset loads a dataset's file again (keeping its name), with
-// load:progress events.
+// load:progress events; a dataset imported from a connection runs its
+// query there again, with import:progress events (see refreshImport).
 func (a *App) RefreshDataset(name string) error {
 	return wrap(a.withWorkspace(func(ctx context.Context, ws *workspace.Workspace) error {
 		d, err := dataset(ctx, ws, name)
 		if err != nil {
 			return err
+		}
+		if _, ok := importedFrom(d); ok {
+			return a.refreshImport(ctx, ws, d)
 		}
 		if _, err := a.loadFile(ctx, ws, d.Source); err != nil {
 			return err

@@ -37,6 +37,10 @@ type Dataset struct {
 	Columns   []Column  `json:"columns"`
 	Warnings  []string  `json:"warnings,omitempty"`
 	LoadMS    float64   `json:"load_ms"`
+	// MaxRows is the row limit of a query's result imported from a
+	// database (Part holds the query), so that it can be run again; 0
+	// for everything else.
+	MaxRows int64 `json:"max_rows,omitempty"`
 }
 
 // Column holds a column's type and statistics.

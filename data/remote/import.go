@@ -64,7 +64,8 @@ var tableNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,62}$`)
 
 // Import runs text on src and stores its rows in the workspace as a new
 // table, recorded in the catalog with its statistics, so that it can be
-// joined with local data. It is all or nothing: on any error (including a
+// joined with local data. The record keeps what running it again takes:
+// Source is opt.Origin, Part the query, MaxRows the row limit. It is all or nothing: on any error (including a
 // cancelled ctx) the workspace is left as it was. The import holds the
 // workspace's loading connection while the remote query runs.
 func Import(ctx context.Context, eng *duck.Engine, src Source, text string, opt ImportOptions) (catalog.Dataset, error) {
@@ -79,7 +80,8 @@ func Import(ctx context.Context, eng *duck.Engine, src Source, text string, opt 
 		opt.Timeout = DefaultImportTimeout
 	}
 	im := &importer{opt: opt, src: src, text: text, log: slog.Default().With("subsystem", "remote.import")}
-	d := catalog.Dataset{Name: opt.Table, Kind: string(src.Dialect().Kind), Source: opt.Origin, Part: strings.TrimSpace(text), Storage: "table"}
+	d := catalog.Dataset{Name: opt.Table, Kind: string(src.Dialect().Kind), Source: opt.Origin, Part: strings.TrimSpace(text),
+		Storage: "table", MaxRows: int64(opt.MaxRows)}
 	err := eng.Write(ctx, func(c *duckdb.Conn) error {
 		if err := duck.Exec(ctx, c, "BEGIN TRANSACTION"); err != nil {
 			return fmt.Errorf("begin import: %w", err)

@@ -191,9 +191,18 @@ func TestImportFromSQLite(t *testing.T) {
 	defer src.Close()
 	w := openWorkspace(t)
 	d, err := remote.Import(context.Background(), w.Engine, src,
-		"SELECT BillingCountry AS country, count(*) AS invoices, sum(Total) AS total, min(InvoiceDate) AS first FROM Invoice GROUP BY 1", remote.ImportOptions{Table: "by_country"})
+		" SELECT BillingCountry AS country, count(*) AS invoices, sum(Total) AS total, min(InvoiceDate) AS first FROM Invoice GROUP BY 1\n",
+		remote.ImportOptions{Table: "by_country", Origin: "connection c", MaxRows: 500})
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The record says how to run the import again.
+	rec, err := catalog.Get(context.Background(), w.Engine.DB(), "by_country")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Source != "connection c" || rec.MaxRows != 500 || !strings.HasPrefix(rec.Part, "SELECT BillingCountry") || strings.HasSuffix(rec.Part, "\n") {
+		t.Fatalf("catalog record: source %q, part %q, max rows %d", rec.Source, rec.Part, rec.MaxRows)
 	}
 	types := map[string]string{}
 	for _, c := range d.Columns {
