@@ -211,10 +211,12 @@ test.describe('settings', () => {
     await page.getByRole('button', { name: 'Pull', exact: true }).click();
     const models = page.getByRole('radiogroup', { name: 'Installed models' });
     await expect(models.getByText('nomic-embed-text', { exact: true })).toBeVisible();
-    const pulls = await page.evaluate(() => (window as unknown as { pulls: { status: string; completed: number; total: number }[] }).pulls);
+    // The page's own EventSource may hear the events after the list updates: wait for the last one.
+    const seen = () => page.evaluate(() => (window as unknown as { pulls: { status: string; completed: number; total: number }[] }).pulls);
+    await expect.poll(async () => (await seen()).at(-1)?.status).toBe('success');
+    const pulls = await seen();
     // (The fake pulls at once, so the app's 100 ms throttle keeps only each layer's first line.)
     expect(pulls.filter((p) => p.status.startsWith('pulling ') && p.total > 0).length).toBeGreaterThanOrEqual(3);
-    expect(pulls[pulls.length - 1]?.status).toBe('success');
     await expect(embed).toHaveValue('nomic-embed-text');
     await expect(models.getByRole('radio', { name: /demo/ })).toBeChecked();
 
