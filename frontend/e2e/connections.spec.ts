@@ -69,10 +69,19 @@ test.describe('connections', () => {
 
     // Ask about it: a conversation bound to the connection; the join runs on the file.
     await conn.getByRole('button', { name: 'Ask about it' }).click();
-    await expect(page.getByTestId('connection-chat-bar')).toContainText('Asking chinook · SQLite · Chinook_Sqlite.sqlite');
+    // The chat's own header names the database (no bar above the chat).
+    await expect(page.locator('header.view-head').getByTestId('connection-chat-tag')).toHaveText(/^chinook\s*SQLite · Chinook_Sqlite\.sqlite\s*read-only$/);
+    const empty = page.getByTestId('connection-ask-empty');
+    await expect(empty).toContainText('What would you like to know about chinook?');
+    await expect(empty).toContainText('Loupe asks chinook, a SQLite database with 11 tables (PlaylistTrack, Track, InvoiceLine and 8 more)');
+    await expect(empty).not.toContainText('0 tables');
+    await expect(empty.getByRole('button', { name: 'Which album has the most tracks?' })).toBeVisible();
     const box = page.getByRole('textbox', { name: 'Question' });
     await expect(box).toBeFocused();
     await snap(page, 'connection-chat-empty');
+    // A suggested question goes into the box, to send or edit.
+    await empty.getByRole('button', { name: 'Which album has the most tracks?' }).click();
+    await expect(box).toHaveValue('Which album has the most tracks?');
     await box.fill('Which genres have the most tracks?');
     await box.press('Enter');
     const turn = page.getByTestId('turn').last();

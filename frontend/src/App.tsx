@@ -7,7 +7,6 @@ import { SqlConsole } from './components/console/SqlConsole';
 import { DatasetView } from './components/data/DatasetView';
 import { ReportView } from './components/report/ReportView';
 import { SettingsView } from './components/settings/SettingsView';
-import { ConnectionChatBar } from './components/connections/ConnectionChatBar';
 import { LoadPanel } from './components/sidebar/LoadPanel';
 import { Sidebar } from './components/sidebar/Sidebar';
 import { StatusBar } from './components/StatusBar';
@@ -58,12 +57,7 @@ function Shell() {
 function MainView({ view }: { view: View }) {
   switch (view.kind) {
     case 'chat':
-      return (
-        <div className="conn-chat">
-          <ConnectionChatBar />
-          <ChatView />
-        </div>
-      );
+      return <ChatView />;
     case 'console':
       return <SqlConsole />;
     case 'report':

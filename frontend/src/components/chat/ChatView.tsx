@@ -5,6 +5,7 @@ import { useStore, type AppState } from '../../state/store';
 import { ErrorNote } from '../common/ErrorNote';
 import { Icon } from '../common/Icon';
 import { WelcomeScreen } from '../WelcomeScreen';
+import { ConnectionAskEmpty, ConnectionChatTag } from '../connections/ConnectionChat';
 import { Composer } from './Composer';
 import { Turn } from './Turn';
 import { ModelBanner } from './ModelBanner';
@@ -62,6 +63,7 @@ export function ChatView() {
     <div className="chat">
       <header className="view-head">
         <h1 className="view-head__title">{chat?.name || (empty ? 'New conversation' : 'Conversation')}</h1>
+        {chat?.connection && <ConnectionChatTag name={chat.connection} />}
       </header>
       <div
         className="chat__scroll"
@@ -85,7 +87,9 @@ export function ChatView() {
         }}
       >
         <div className="chat__column" ref={column}>
-          {empty ? (
+          {empty && chat?.connection ? (
+            <ConnectionAskEmpty name={chat.connection} onPick={(q) => a.focusComposer(q)} />
+          ) : empty ? (
             <AskEmpty datasets={datasets ?? []} onPick={(q) => a.focusComposer(q)} />
           ) : (
             turns.map((t, i) => (

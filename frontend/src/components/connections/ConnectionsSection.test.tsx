@@ -4,7 +4,6 @@ import type { Connection } from '../../api';
 import { fake, FakeApiError, resetFake } from '../../test/fakeApi';
 import { renderWithStore } from '../../test/render';
 import { createStore, initialState } from '../../state/store';
-import { ConnectionChatBar } from './ConnectionChatBar';
 import { ConnectionsSection } from './ConnectionsSection';
 import { sqlName } from './names';
 
@@ -142,30 +141,6 @@ describe('ConnectionsSection', () => {
     await screen.findByTestId('connection');
     // A new connection opens on its tables.
     await waitFor(() => expect(fake.connectionTables).toHaveBeenCalledWith('Chinook_Sqlite', true));
-  });
-});
-
-describe('ConnectionChatBar', () => {
-  it('names the database a conversation asks about, and nothing for the workspace', () => {
-    const at = new Date().toISOString();
-    const s = createStore({
-      ...initialState(),
-      connections: [shop],
-      chats: [
-        { id: 'a', name: 'Orders', created: at, updated: at, connection: 'shop' },
-        { id: 'b', name: 'Files', created: at, updated: at },
-      ],
-      chatId: 'a',
-    });
-    const { rerender } = renderWithStore(<ConnectionChatBar />, s);
-    expect(screen.getByTestId('connection-chat-bar')).toHaveTextContent('Asking shop · PostgreSQL · db.example.com:5432/shop');
-    expect(screen.getByTestId('connection-chat-bar')).toHaveTextContent('Queries run on the database, read-only');
-    s.set({ connections: [] });
-    rerender(<ConnectionChatBar />);
-    expect(screen.getByTestId('connection-chat-bar')).toHaveTextContent('This connection was removed');
-    s.set({ chatId: 'b' });
-    rerender(<ConnectionChatBar />);
-    expect(screen.queryByTestId('connection-chat-bar')).toBeNull();
   });
 });
 
