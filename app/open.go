@@ -45,7 +45,8 @@ func (a *App) ChooseFiles() ([]string, error) {
 
 // OpenFiles loads each file in turn, with load:progress events, and
 // returns one report per file: a file that fails does not stop the others.
-// It emits datasets:changed after.
+// It emits datasets:changed after, and starts embedding the new tables
+// in the background when the settings name an embedding model.
 func (a *App) OpenFiles(paths []string) ([]LoadReport, error) {
 	out := make([]LoadReport, 0, len(paths))
 	err := a.withWorkspace(func(ctx context.Context, ws *workspace.Workspace) error {
@@ -66,6 +67,7 @@ func (a *App) OpenFiles(paths []string) ([]LoadReport, error) {
 			out = append(out, r)
 		}
 		a.datasetsChanged(ctx, ws)
+		a.embedTables()
 		return nil
 	})
 	return out, wrap(err)

@@ -61,7 +61,10 @@ func (a *App) workspace(ctx context.Context) (*workspace.Workspace, error) {
 	if wait == nil {
 		wait = make(chan struct{})
 		h.opening = wait
-		go h.open(a.life, wait)
+		go func() {
+			h.open(a.life, wait)
+			a.embedTables()
+		}()
 	}
 	h.mu.Unlock()
 	select {
@@ -112,6 +115,26 @@ func (h *wsHolder) open(ctx context.Context, done chan struct{}) {
 	}
 	h.ws, h.ret, h.err = ws, ret, nil
 	h.python, h.closePy = pythonTool(ctx, ws)
+}
+
+// embedTables starts embedding, in the background, the tables that have
+// no embedding of the settings' embedding model yet (nothing without one,
+// or before the workspace is open): after the workspace opens and after
+// files are loaded, so that questions find them embedded. The Retrieval
+// runs one job at a time, Shutdown cancels it (closing the Retrieval),
+// and a failure is said in the next question's notes. Settings that
+// cannot be read start nothing: every question reads them too and fails
+// with their error.
+func (a *App) embedTables() {
+	ret, _ := a.ws.extras()
+	if ret == nil {
+		return
+	}
+	s, err := a.settings.get()
+	if err != nil {
+		return
+	}
+	ret.EmbedInBackground(a.settings.providerConfig(s))
 }
 
 // extras returns the retrieval and the extra tools of the open workspace.

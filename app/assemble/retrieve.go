@@ -61,8 +61,10 @@ type Meta struct {
 	// text ranking; empty when the boost is off or failed.
 	Semantic string `json:"semantic,omitempty"`
 	// Warnings say what did not work but did not stop retrieval (the
-	// semantic boost's model failing).
+	// semantic boost's model failing, tables not embedded yet).
 	Warnings []string `json:"warnings,omitempty"`
+
+	boost index.Boost // the search's semantic boost
 }
 
 // Retrieved is a table chosen for the prompt.
@@ -152,10 +154,15 @@ func Retrieve(ctx context.Context, ws *workspace.Workspace, idx *index.Index, qu
 // choose picks the tables to describe: all of a small workspace, else the
 // best hits with the tables that join them.
 func choose(ctx context.Context, ws *workspace.Workspace, idx *index.Index, ds []catalog.Dataset, tables []index.Table, question string, b Budget, meta *Meta) ([]Retrieved, error) {
-	hits, err := idx.Search(ctx, question, index.Options{K: max(b.Tables*2, 20), Origin: index.Workspace})
+	hits, boost, err := idx.SearchFused(ctx, question, index.Options{K: max(b.Tables*2, 20), Origin: index.Workspace})
 	if err != nil {
 		return nil, err
 	}
+	meta.boost = boost
+	if boost.Fused() {
+		meta.Semantic = boost.Model
+	}
+	meta.Warnings = append(meta.Warnings, boostWarnings(boost)...)
 	var out []Retrieved
 	seen := map[string]bool{}
 	for _, h := range hits {

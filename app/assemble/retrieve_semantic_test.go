@@ -2,9 +2,11 @@ package assemble_test
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -99,6 +101,20 @@ func TestSemanticBoostBothWires(t *testing.T) {
 			if s.Embedded() != 0 {
 				t.Errorf("turning the boost on embedded %d texts; it should wait for a question", s.Embedded())
 			}
+			// the first question embeds itself only, ranks by text, and
+			// starts embedding the tables in the background
+			_, meta, err = ret.Schema(ctx, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := fmt.Sprintf("semantic boost: 0 of %d tables embedded so far; the others were ranked by text alone", len(staffTables))
+			if meta.Semantic != cfg.EmbedModel || !slices.Equal(meta.Warnings, []string{want}) {
+				t.Errorf("first question: semantic %q, warnings %q", meta.Semantic, meta.Warnings)
+			}
+			ret.WaitEmbedding()
+			if n := s.Embedded(); n != len(staffTables)+1 {
+				t.Errorf("embedded %d texts, want every table and the question once (%d)", n, len(staffTables)+1)
+			}
 			_, meta, err = ret.Schema(ctx, q)
 			if err != nil {
 				t.Fatal(err)
@@ -106,16 +122,16 @@ func TestSemanticBoostBothWires(t *testing.T) {
 			if first(meta) != "personnel" || meta.Semantic != cfg.EmbedModel || len(meta.Warnings) != 0 {
 				t.Errorf("with the boost: first %q, semantic %q, warnings %v", first(meta), meta.Semantic, meta.Warnings)
 			}
-			if n := s.Embedded(); n != len(staffTables)+1 {
-				t.Errorf("embedded %d texts, want every table and the question once (%d)", n, len(staffTables)+1)
+			if n := s.Embedded(); n != len(staffTables)+2 {
+				t.Errorf("the second question embedded %d texts, want 1", n-len(staffTables)-1)
 			}
 			// fused, not replaced: a question naming a table keeps it first
 			_, meta, err = ret.Schema(ctx, "rain_mm per city in the weather table")
 			if err != nil || first(meta) != "weather" {
 				t.Errorf("text match under fusion: first %q, %v", first(meta), err)
 			}
-			if n := s.Embedded(); n != len(staffTables)+2 {
-				t.Errorf("the second question embedded %d texts, want 1", n-len(staffTables)-1)
+			if n := s.Embedded(); n != len(staffTables)+3 {
+				t.Errorf("the third question embedded %d texts, want 1", n-len(staffTables)-2)
 			}
 			// the same settings again change nothing
 			if err := ret.UseEmbedding(ctx, cfg); err != nil || ret.Embedding() != cfg.EmbedModel {
@@ -166,8 +182,13 @@ func TestSemanticBoostFallsBack(t *testing.T) {
 	s.FailEmbeddings(nil)
 	time.Sleep(350 * time.Millisecond)
 	_, meta, err = ret.Schema(ctx, "What is our headcount?")
+	if err != nil || meta.Semantic != "nomic-embed-text" || len(meta.Warnings) != 1 || !strings.Contains(meta.Warnings[0], "0 of 15 tables embedded") {
+		t.Errorf("recovered: %v, semantic %q, warnings %q", err, meta.Semantic, meta.Warnings)
+	}
+	ret.WaitEmbedding()
+	_, meta, err = ret.Schema(ctx, "What is our headcount?")
 	if err != nil || meta.Semantic != "nomic-embed-text" || len(meta.Warnings) != 0 || first(meta) != "personnel" {
-		t.Errorf("recovered: %v, semantic %q, warnings %q, first %q", err, meta.Semantic, meta.Warnings, first(meta))
+		t.Errorf("tables embedded: %v, semantic %q, warnings %q, first %q", err, meta.Semantic, meta.Warnings, first(meta))
 	}
 	// a model the server lacks: the warning carries the pull hint
 	s.Close()
@@ -202,6 +223,13 @@ func TestRetrieveDefogSemantic(t *testing.T) {
 	}
 	sem, err := index.OpenSemantic(ctx, l.WS.Engine, emb)
 	if err != nil {
+		t.Fatal(err)
+	}
+	ds, err := l.WS.Datasets(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sem.Sync(ctx, index.Workspace, index.FromDatasets(ds)); err != nil {
 		t.Fatal(err)
 	}
 	for _, file := range []string{"questions_gen_postgres.csv", "instruct_basic_postgres.csv"} {

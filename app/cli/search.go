@@ -3,24 +3,29 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"strings"
 
-	"github.com/loupeapp/loupe/data/index"
-	"github.com/loupeapp/loupe/tools/search"
+	"github.com/loupeapp/loupe/agent/llm/provider"
+	"github.com/loupeapp/loupe/app/assemble"
 )
 
 func init() {
-	register(command{"search", "search [--workspace DIR] [--k N] [--json] QUESTION",
-		"ranked tables for a question, with their matching columns", runSearch})
+	register(command{"search", "search [--workspace DIR] [--k N] [--json] [--embed-model M [--provider P] [--base-url URL]] QUESTION",
+		"ranked tables for a question, with their matching columns; with an embedding model, fused with its ranking", runSearch})
 }
 
 // runSearch prints the tables of the workspace that best match a question,
 // from the schema index (brought up to date with the workspace first).
+// With an embedding model (--embed-model, $LOUPE_EMBED_MODEL) the tables
+// not embedded yet are embedded first, and the scores are the fused
+// scores; how the tables were ranked, and what failed, goes to stderr.
 func runSearch(ctx context.Context, e env, args []string) int {
 	fs, ws := newFlags("search", e)
 	k := fs.Int("k", 10, "how many tables")
 	asJSON := fs.Bool("json", false, `print [{"table", "score", "columns": [...]}]`)
+	cfg := embedFlags(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return ExitUsage
@@ -35,14 +40,28 @@ func runSearch(ctx context.Context, e env, args []string) int {
 		return fail(e, err)
 	}
 	defer w.Close()
-	idx, err := index.Open(w.Engine.Dir())
+	ret, err := assemble.OpenRetrieval(w)
 	if err != nil {
 		return fail(e, err)
 	}
-	defer idx.Close()
-	matches, err := search.Tables(ctx, w, idx, question, *k)
+	defer ret.Close()
+	if err := ret.UseEmbedding(ctx, *cfg); err != nil {
+		return fail(e, err)
+	}
+	if st, err := ret.EmbedTables(ctx); err != nil {
+		if ctx.Err() != nil {
+			return fail(e, ctx.Err())
+		}
+		fmt.Fprintf(e.stderr, "loupe search: %v; tables not embedded rank by text alone\n", err)
+	} else if st.Embedded > 0 {
+		fmt.Fprintf(e.stderr, "loupe search: embedded %d tables with %s\n", st.Embedded, cfg.EmbedModel)
+	}
+	matches, notes, err := ret.Search(ctx, question, *k)
 	if err != nil {
 		return fail(e, err)
+	}
+	for _, n := range notes {
+		fmt.Fprintf(e.stderr, "loupe search: %s\n", n)
 	}
 	if *asJSON {
 		enc := json.NewEncoder(e.stdout)
@@ -63,6 +82,19 @@ func runSearch(ctx context.Context, e env, args []string) int {
 		}
 	}
 	return ExitOK
+}
+
+// embedFlags adds the flags of the model server that the semantic boost
+// needs (--embed-model, --provider, --base-url), as ask defines them
+// (agentFlags, whose other flags search has no use for).
+func embedFlags(fs *flag.FlagSet) *provider.Config {
+	all := flag.NewFlagSet(fs.Name(), flag.ContinueOnError)
+	cfg, _ := agentFlags(all, "")
+	for _, name := range []string{"embed-model", "provider", "base-url"} {
+		f := all.Lookup(name)
+		fs.Var(f.Value, f.Name, f.Usage)
+	}
+	return cfg
 }
 
 // groupDigits writes n with thousands separators.

@@ -4,7 +4,26 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/loupeapp/loupe/agent/llm/fake"
 )
+
+type searchMatch struct {
+	Table   string  `json:"table"`
+	Score   float64 `json:"score"`
+	Columns []struct {
+		Name string `json:"name"`
+	} `json:"columns"`
+}
+
+func decodeMatches(t *testing.T, out string) []searchMatch {
+	t.Helper()
+	var got []searchMatch
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v: %q", err, out)
+	}
+	return got
+}
 
 func TestSearch(t *testing.T) {
 	ws := t.TempDir()
@@ -18,16 +37,7 @@ func TestSearch(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("search exit %d: %s", code, errs)
 	}
-	var got []struct {
-		Table   string  `json:"table"`
-		Score   float64 `json:"score"`
-		Columns []struct {
-			Name string `json:"name"`
-		} `json:"columns"`
-	}
-	if err := json.Unmarshal([]byte(out), &got); err != nil {
-		t.Fatalf("%v: %q", err, out)
-	}
+	got := decodeMatches(t, out)
 	if len(got) != 1 || got[0].Table != "invoices" || got[0].Score <= 0 || len(got[0].Columns) == 0 {
 		t.Fatalf("search --json: %s", out)
 	}
@@ -41,5 +51,63 @@ func TestSearch(t *testing.T) {
 	code, out, _ = run(t, "", "search", "--workspace", ws, "--json", "the")
 	if code != ExitOK || strings.TrimSpace(out) != "[]" {
 		t.Errorf("search of stop words: %d %q", code, out)
+	}
+}
+
+// TestSearchEmbedModel: with --embed-model (or $LOUPE_EMBED_MODEL) the
+// tables are embedded once and the scores printed are the fused scores; a
+// failing model leaves the text ranking and says so on stderr.
+func TestSearchEmbedModel(t *testing.T) {
+	srv := fake.Start(t, fake.Options{})
+	ws := t.TempDir()
+	src := t.TempDir()
+	files := []string{
+		writeFile(t, src, "personnel.csv", "full_name,hired_on,grade\nAda,2020-01-02,3\n"),
+		writeFile(t, src, "orders.csv", "order_id,quantity\n1,2\n"),
+		writeFile(t, src, "weather.csv", "city,rain_mm\nOslo,3\n"),
+	}
+	if code, _, errs := run(t, "", append([]string{"load", "--workspace", ws}, files...)...); code != ExitOK {
+		t.Fatalf("load: %s", errs)
+	}
+	const q = "What is our headcount?"
+	code, out, _ := run(t, "", "search", "--workspace", ws, "--json", q)
+	if got := decodeMatches(t, out); code != ExitOK || len(got) > 0 && got[0].Table == "personnel" {
+		t.Fatalf("text alone found %s: the test needs a question it misses", out)
+	}
+	code, out, errs := run(t, "", "search", "--workspace", ws, "--json", "--k", "2",
+		"--embed-model", "nomic-embed-text", "--provider", "ollama", "--base-url", srv.OllamaURL(), q)
+	got := decodeMatches(t, out)
+	if code != ExitOK || len(got) == 0 || got[0].Table != "personnel" {
+		t.Fatalf("fused: exit %d %s %s", code, out, errs)
+	}
+	// reciprocal rank fusion: at most 1/61 from each ranking
+	if got[0].Score <= 0 || got[0].Score > 2.0/61+1e-9 {
+		t.Errorf("score %g is not a fused score", got[0].Score)
+	}
+	if !strings.Contains(errs, "embedded 3 tables with nomic-embed-text") || !strings.Contains(errs, "tables ranked by text and by nomic-embed-text embeddings") {
+		t.Errorf("stderr %q", errs)
+	}
+	if n := srv.Hits("/api/embed"); n != 2 {
+		t.Errorf("%d embedding requests, want one for the tables and one for the question", n)
+	}
+	// the environment's model, tables already embedded: the question only
+	t.Setenv("LOUPE_EMBED_MODEL", "nomic-embed-text")
+	t.Setenv("LOUPE_BASE_URL", srv.OllamaURL())
+	code, out, errs = run(t, "", "search", "--workspace", ws, q)
+	if code != ExitOK || !strings.Contains(out, " 1. personnel") || strings.Contains(errs, "embedded") {
+		t.Errorf("from the environment: exit %d %q %q", code, out, errs)
+	}
+	if n := srv.Hits("/api/embed"); n != 3 {
+		t.Errorf("%d embedding requests, want one more (the question)", n)
+	}
+	// a failing model: text ranking, the failure on stderr
+	srv.FailEmbeddings(fake.Status(400, "model runner crashed"))
+	code, out, errs = run(t, "", "search", "--workspace", ws, "--json", "rain_mm per city")
+	got = decodeMatches(t, out)
+	if code != ExitOK || len(got) == 0 || got[0].Table != "weather" || got[0].Score <= 2.0/61 {
+		t.Errorf("failing model: exit %d %s", code, out)
+	}
+	if !strings.Contains(errs, "model runner crashed") || !strings.Contains(errs, "ranked by text alone") {
+		t.Errorf("failing model, stderr %q", errs)
 	}
 }

@@ -150,7 +150,9 @@ type SyncStats struct {
 // tables (by Version) are indexed, tables of origin no longer present are
 // removed, other origins are left alone. Every table's Origin is set to
 // origin. Cancelling ctx stops between batches; what was done stays
-// consistent.
+// consistent. Sync never calls an embedding model: the semantic boost's
+// vectors are brought up to date by Semantic.Sync, which may take minutes
+// and is best run in the background.
 func (x *Index) Sync(ctx context.Context, origin string, tables []Table) (SyncStats, error) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
@@ -178,16 +180,6 @@ func (x *Index) Sync(ctx context.Context, origin string, tables []Table) (SyncSt
 		return st, err
 	}
 	st.Indexed, st.Removed = len(todo), len(gone)
-	if x.sem != nil {
-		// The boost is optional: without its model (the server is down)
-		// search goes on with text alone, and the next Sync tries again.
-		if err := x.sem.sync(ctx, origin, tables); err != nil {
-			if ctx.Err() != nil {
-				return st, ctx.Err()
-			}
-			x.log.Warn("semantic boost unavailable; searching by text alone", "err", err)
-		}
-	}
 	if st.Indexed+st.Removed > 0 {
 		x.log.Debug("synced", "origin", origin, "indexed", st.Indexed, "removed", st.Removed, "unchanged", st.Unchanged)
 	}

@@ -46,16 +46,44 @@ var no = false
 // maxColumnHits bounds the matching columns reported per table.
 const maxColumnHits = 8
 
+// Boost says how the semantic boost took part in a search.
+type Boost struct {
+	// Model is the attached boost's embedding model; "" when none is.
+	Model string
+	// Embedded of the Tables searched had a vector of their current
+	// version: only they could rank by meaning, the others by text alone.
+	Embedded, Tables int
+	// Err is why the boost was left out of this search (the model failed
+	// to embed the question): the ranking is by text alone.
+	Err error
+}
+
+// Fused reports whether the semantic ranking was fused with the text
+// ranking.
+func (b Boost) Fused() bool { return b.Model != "" && b.Err == nil }
+
 // Search returns the tables that best match question, best first, each
 // with its best-matching columns. A question with no searchable word (only
-// stop words) finds nothing.
+// stop words) finds nothing. It is SearchFused for callers that only rank:
+// a semantic boost that fails leaves the text ranking, and only
+// SearchFused says so.
 func (x *Index) Search(ctx context.Context, question string, o Options) ([]Hit, error) {
+	hits, _, err := x.SearchFused(ctx, question, o)
+	return hits, err
+}
+
+// SearchFused is Search, with the semantic boost's part in it: with a
+// boost attached (SetSemantic) the question is embedded and the tables
+// nearest to it are fused with the text hits by reciprocal rank (Score
+// is then the fused score). A model that fails is no error of the search:
+// the text ranking is returned, with Boost.Err saying why.
+func (x *Index) SearchFused(ctx context.Context, question string, o Options) ([]Hit, Boost, error) {
 	if o.K <= 0 {
 		o.K = 10
 	}
 	terms := unique(Terms(question))
 	if len(terms) == 0 {
-		return nil, nil
+		return nil, Boost{}, nil
 	}
 	perTerm := make([]query.Query, 0, len(terms))
 	for _, term := range terms {
@@ -97,36 +125,38 @@ func (x *Index) Search(ctx context.Context, question string, o Options) ([]Hit, 
 	res, err := x.bi.SearchInContext(ctx, req)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, ctx.Err()
+			return nil, Boost{}, ctx.Err()
 		}
-		return nil, fmt.Errorf("search the schema index: %w", err)
+		return nil, Boost{}, fmt.Errorf("search the schema index: %w", err)
 	}
 	weights := x.termWeights(terms)
 	out := make([]Hit, 0, len(res.Hits))
 	for _, h := range res.Hits {
 		t, err := decodeRecord(h.ID, h.Fields[fieldRecord])
 		if err != nil {
-			return nil, err
+			return nil, Boost{}, err
 		}
 		out = append(out, Hit{Table: t, Score: h.Score, Columns: matchColumns(t, discount(weights, t.Name))})
 	}
 	if sem != nil {
 		return x.fused(ctx, sem, question, o, out, weights)
 	}
-	return out, nil
+	return out, Boost{}, nil
 }
 
 // fused re-ranks text hits with the semantic neighbours of question by
 // reciprocal rank fusion. Score becomes the fused score. A failing
-// embedding model leaves the text ranking as it was.
-func (x *Index) fused(ctx context.Context, sem *Semantic, question string, o Options, text []Hit, weights map[string]float64) ([]Hit, error) {
-	near, err := sem.nearest(ctx, question, o.Origin, 2*o.K)
+// embedding model leaves the text ranking as it was, and Boost.Err says
+// why.
+func (x *Index) fused(ctx context.Context, sem *Semantic, question string, o Options, text []Hit, weights map[string]float64) ([]Hit, Boost, error) {
+	b := Boost{Model: sem.Model()}
+	q, err := sem.embedQuestion(ctx, question)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, ctx.Err()
+			return nil, b, ctx.Err()
 		}
-		x.log.Warn("semantic boost unavailable; searching by text alone", "err", err)
-		return text[:min(o.K, len(text))], nil
+		b.Err = err
+		return text[:min(o.K, len(text))], b, nil
 	}
 	byID := map[string]Hit{}
 	textIDs := make([]string, len(text))
@@ -135,13 +165,9 @@ func (x *Index) fused(ctx context.Context, sem *Semantic, question string, o Opt
 		byID[textIDs[i]] = h
 	}
 	x.mu.Lock()
-	var semIDs []string
-	for _, id := range near {
-		if _, ok := x.manifest[id]; ok {
-			semIDs = append(semIDs, id)
-		}
-	}
+	semIDs, embedded, total := sem.nearest(q, o.Origin, 2*o.K, x.manifest)
 	x.mu.Unlock()
+	b.Embedded, b.Tables = embedded, total
 	ids := fuse(textIDs, semIDs)
 	ids = ids[:min(o.K, len(ids))]
 	var missing []string
@@ -155,12 +181,12 @@ func (x *Index) fused(ctx context.Context, sem *Semantic, question string, o Opt
 		req.Fields = []string{fieldRecord}
 		res, err := x.bi.SearchInContext(ctx, req)
 		if err != nil {
-			return nil, fmt.Errorf("read tables from the schema index: %w", err)
+			return nil, b, fmt.Errorf("read tables from the schema index: %w", err)
 		}
 		for _, h := range res.Hits {
 			t, err := decodeRecord(h.ID, h.Fields[fieldRecord])
 			if err != nil {
-				return nil, err
+				return nil, b, err
 			}
 			byID[h.ID] = Hit{Table: t, Columns: matchColumns(t, discount(weights, t.Name))}
 		}
@@ -178,7 +204,7 @@ func (x *Index) fused(ctx context.Context, sem *Semantic, question string, o Opt
 			out = append(out, h)
 		}
 	}
-	return out, nil
+	return out, b, nil
 }
 
 func decodeRecord(id string, field any) (Table, error) {

@@ -43,8 +43,10 @@ type vector struct {
 	v       []float32
 }
 
-// embedBatch is how many tables are embedded per call to the model.
-const embedBatch = 64
+// embedBatch is how many tables are embedded per call to the model: small,
+// so that a question's own embedding waits behind at most one batch on a
+// server that embeds one request at a time.
+const embedBatch = 16
 
 // OpenSemantic loads the table embeddings of emb's model from the
 // workspace database, creating their table if needed.
@@ -84,8 +86,9 @@ func OpenSemantic(ctx context.Context, eng *duck.Engine, emb Embedder) (*Semanti
 	return s, nil
 }
 
-// SetSemantic attaches s: Sync then embeds new and changed tables, and
-// Search fuses its ranking with the text ranking. nil detaches it.
+// SetSemantic attaches s: Search fuses its ranking with the text ranking
+// for the tables s has a vector of (Semantic.Sync makes them). nil
+// detaches it.
 func (x *Index) SetSemantic(s *Semantic) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
@@ -98,9 +101,21 @@ func (x *Index) semantic() *Semantic {
 	return x.sem
 }
 
-// sync embeds the tables whose version has no vector yet and forgets
-// those of origin no longer present.
-func (s *Semantic) sync(ctx context.Context, origin string, tables []Table) error {
+// Model names the embedding model of s.
+func (s *Semantic) Model() string { return s.emb.Model() }
+
+// EmbedStats says what a Semantic.Sync did.
+type EmbedStats struct {
+	Embedded, Removed, Unchanged int
+}
+
+// Sync embeds the tables of origin whose current version has no vector
+// yet, embedBatch at a time, storing each batch as it comes, and forgets
+// the vectors of origin's tables no longer present. On an error (the
+// model failing, ctx ending) what was stored stays, the stats count it,
+// and the next Sync goes on from there.
+func (s *Semantic) Sync(ctx context.Context, origin string, tables []Table) (EmbedStats, error) {
+	var st EmbedStats
 	s.mu.Lock()
 	keep := map[string]bool{}
 	var todo []Table
@@ -111,6 +126,7 @@ func (s *Semantic) sync(ctx context.Context, origin string, tables []Table) erro
 			todo = append(todo, t)
 		}
 	}
+	st.Unchanged = len(tables) - len(todo)
 	var gone []string
 	for id := range s.vecs {
 		if strings.HasPrefix(id, origin+"\x1f") && !keep[id] {
@@ -118,7 +134,14 @@ func (s *Semantic) sync(ctx context.Context, origin string, tables []Table) erro
 		}
 	}
 	s.mu.Unlock()
+	if err := s.forget(ctx, gone); err != nil {
+		return st, err
+	}
+	st.Removed = len(gone)
 	for len(todo) > 0 {
+		if err := ctx.Err(); err != nil {
+			return st, err
+		}
 		n := min(embedBatch, len(todo))
 		batch := todo[:n]
 		todo = todo[n:]
@@ -128,20 +151,26 @@ func (s *Semantic) sync(ctx context.Context, origin string, tables []Table) erro
 		}
 		vs, err := s.emb.Embed(ctx, texts)
 		if err != nil {
-			return fmt.Errorf("embed tables with %s: %w", s.emb.Model(), err)
+			return st, fmt.Errorf("embed tables with %s: %w", s.emb.Model(), err)
 		}
 		if len(vs) != n {
-			return fmt.Errorf("embed tables with %s: %d vectors for %d texts", s.emb.Model(), len(vs), n)
+			return st, fmt.Errorf("embed tables with %s: %d vectors for %d texts", s.emb.Model(), len(vs), n)
 		}
 		if err := s.store(ctx, batch, vs); err != nil {
-			return err
+			return st, err
 		}
+		st.Embedded += n
 	}
-	if len(gone) == 0 {
+	return st, nil
+}
+
+// forget deletes the vectors of ids.
+func (s *Semantic) forget(ctx context.Context, ids []string) error {
+	if len(ids) == 0 {
 		return nil
 	}
 	err := s.eng.Write(ctx, func(c *duckdb.Conn) error {
-		for _, id := range gone {
+		for _, id := range ids {
 			if _, err := c.ExecContext(ctx, "DELETE FROM _loupe_index.embeddings WHERE id = $1", []driver.NamedValue{{Ordinal: 1, Value: id}}); err != nil {
 				return fmt.Errorf("forget an embedding: %w", err)
 			}
@@ -152,7 +181,7 @@ func (s *Semantic) sync(ctx context.Context, origin string, tables []Table) erro
 		return err
 	}
 	s.mu.Lock()
-	for _, id := range gone {
+	for _, id := range ids {
 		delete(s.vecs, id)
 	}
 	s.mu.Unlock()
@@ -181,32 +210,48 @@ func (s *Semantic) store(ctx context.Context, ts []Table, vs [][]float32) error 
 	return nil
 }
 
-// nearest returns the ids of the k tables (of origin, or all when "")
-// closest to question.
-func (s *Semantic) nearest(ctx context.Context, question, origin string, k int) ([]string, error) {
+// embedQuestion returns the vector of question, normalised.
+func (s *Semantic) embedQuestion(ctx context.Context, question string) ([]float32, error) {
 	vs, err := s.emb.Embed(ctx, []string{question})
-	if err != nil || len(vs) != 1 {
+	if err == nil && len(vs) != 1 {
+		err = fmt.Errorf("%d vectors for one text", len(vs))
+	}
+	if err != nil {
 		return nil, fmt.Errorf("embed the question with %s: %w", s.emb.Model(), err)
 	}
-	q := normalize(vs[0])
+	return normalize(vs[0]), nil
+}
+
+// nearest returns the ids of the k tables of origin (all when "") closest
+// to the question's vector q, among those whose vector is of the version
+// current gives them (the index's manifest; others are not embedded yet),
+// and how many of current's tables of origin have such a vector. The
+// caller holds whatever guards current.
+func (s *Semantic) nearest(q []float32, origin string, k int, current map[string]string) (ids []string, embedded, total int) {
 	type scored struct {
 		id string
 		s  float64
 	}
+	prefix := origin + "\x1f"
 	s.mu.Lock()
-	all := make([]scored, 0, len(s.vecs))
-	for id, v := range s.vecs {
-		if origin == "" || strings.HasPrefix(id, origin+"\x1f") {
+	var all []scored
+	for id, ver := range current {
+		if origin != "" && !strings.HasPrefix(id, prefix) {
+			continue
+		}
+		total++
+		if v, ok := s.vecs[id]; ok && v.version == ver {
+			embedded++
 			all = append(all, scored{id, dot(q, v.v)})
 		}
 	}
 	s.mu.Unlock()
 	sort.Slice(all, func(i, j int) bool { return all[i].s > all[j].s || all[i].s == all[j].s && all[i].id < all[j].id })
-	out := make([]string, 0, k)
+	ids = make([]string, 0, k)
 	for _, a := range all[:min(k, len(all))] {
-		out = append(out, a.id)
+		ids = append(ids, a.id)
 	}
-	return out, nil
+	return ids, embedded, total
 }
 
 // embedText is what a table's embedding is made from: its name, twice in

@@ -2,7 +2,10 @@ package index_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"hash/fnv"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -17,6 +20,7 @@ import (
 type conceptEmbedder struct {
 	mu    sync.Mutex
 	texts int
+	fail  error // when set, every call fails with it
 }
 
 var concepts = map[string]int{
@@ -28,8 +32,11 @@ func (*conceptEmbedder) Model() string { return "concepts-v1" }
 
 func (e *conceptEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
 	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.fail != nil {
+		return nil, e.fail
+	}
 	e.texts += len(texts)
-	e.mu.Unlock()
 	out := make([][]float32, len(texts))
 	for i, t := range texts {
 		v := make([]float32, 32)
@@ -78,11 +85,11 @@ func TestSemanticBoost(t *testing.T) {
 		t.Fatal(err)
 	}
 	idx.SetSemantic(sem)
-	if _, err := idx.Sync(ctx, index.Workspace, tables); err != nil {
-		t.Fatal(err)
+	if _, err := idx.Sync(ctx, index.Workspace, tables); err != nil || emb.texts != 0 {
+		t.Fatalf("the index's Sync embedded %d texts (%v); only Semantic.Sync may", emb.texts, err)
 	}
-	if emb.texts != len(tables) {
-		t.Errorf("embedded %d texts, want %d", emb.texts, len(tables))
+	if st, err := sem.Sync(ctx, index.Workspace, tables); err != nil || st.Embedded != len(tables) || emb.texts != len(tables) {
+		t.Errorf("embedded %+v (%d texts), %v; want all %d", st, emb.texts, err, len(tables))
 	}
 	hits, err := idx.Search(ctx, "How many orders, and what is our headcount?", index.Options{K: 2})
 	if err != nil {
@@ -104,6 +111,9 @@ func TestSemanticBoost(t *testing.T) {
 	if _, err := idx.Sync(ctx, index.Workspace, tables[1:]); err != nil {
 		t.Fatal(err)
 	}
+	if st, err := sem.Sync(ctx, index.Workspace, tables[1:]); err != nil || st != (index.EmbedStats{Removed: 1, Unchanged: 3}) {
+		t.Errorf("after a reopen and a removal: %+v, %v", st, err)
+	}
 	if emb.texts != before {
 		t.Errorf("embedded %d texts again after a reopen", emb.texts-before)
 	}
@@ -117,5 +127,89 @@ func TestSemanticBoost(t *testing.T) {
 	var n int
 	if err := ws.Engine.DB().QueryRow("SELECT count(*) FROM _loupe_index.embeddings").Scan(&n); err != nil || n != 3 {
 		t.Errorf("%d embeddings stored, %v", n, err)
+	}
+}
+
+// TestSemanticBoostReports: a search says how the boost took part — how
+// many tables it could rank (the rest are not embedded yet or changed
+// since), and, when the model fails, why it was left out; the failure is
+// the search's report, not its error, and Semantic.Sync returns its own.
+func TestSemanticBoostReports(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	ws, err := workspace.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	idx, err := index.OpenMem()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idx.Close()
+	var tables []index.Table
+	for i := range 40 {
+		tables = append(tables, index.Table{Name: fmt.Sprintf("orders_%02d", i), Version: "v1",
+			Columns: []index.Column{{Name: "order_id", Type: "BIGINT"}}})
+	}
+	tables = append(tables, index.Table{Name: "personnel_roster", Version: "v1", Columns: []index.Column{{Name: "full_name", Type: "VARCHAR"}}})
+	if _, err := idx.Sync(ctx, index.Workspace, tables); err != nil {
+		t.Fatal(err)
+	}
+	emb := &conceptEmbedder{}
+	sem, err := index.OpenSemantic(ctx, ws.Engine, emb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx.SetSemantic(sem)
+	// nothing embedded yet: the question is, and the text ranking stands
+	hits, b, err := idx.SearchFused(ctx, "orders and headcount", index.Options{K: 3})
+	if err != nil || len(hits) != 3 || !b.Fused() || b.Embedded != 0 || b.Tables != len(tables) || b.Model != "concepts-v1" {
+		t.Fatalf("none embedded: %v, %+v, %v", names(hits), b, err)
+	}
+	// the last table and one more embedded: the roster ranks by meaning
+	if _, err := sem.Sync(ctx, index.Workspace, tables[39:]); err != nil {
+		t.Fatal(err)
+	}
+	hits, b, err = idx.SearchFused(ctx, "orders and headcount", index.Options{K: 3})
+	if err != nil || b.Embedded != 2 || b.Tables != len(tables) || !slices.Contains(names(hits), "personnel_roster") {
+		t.Errorf("two embedded: %v, %+v, %v", names(hits), b, err)
+	}
+	// a table that changed is not embedded until it is embedded again
+	changed := append([]index.Table(nil), tables...)
+	changed[40].Version = "v2"
+	if _, err := idx.Sync(ctx, index.Workspace, changed); err != nil {
+		t.Fatal(err)
+	}
+	if _, b, _ = idx.SearchFused(ctx, "headcount roster", index.Options{K: 3}); b.Embedded != 1 {
+		t.Errorf("after a change: %+v, want 1 embedded", b)
+	}
+	// the model fails: text ranking, the failure in the report
+	emb.fail = errors.New("model runner crashed")
+	hits, b, err = idx.SearchFused(ctx, "orders", index.Options{K: 3})
+	if err != nil || len(hits) != 3 || b.Fused() || b.Err == nil || !strings.Contains(b.Err.Error(), "model runner crashed") {
+		t.Errorf("failing model: %v, %+v, %v", names(hits), b, err)
+	}
+	if plain, err := idx.Search(ctx, "orders", index.Options{K: 3}); err != nil || !slices.Equal(names(plain), names(hits)) {
+		t.Errorf("Search with a failing model: %v, %v", names(plain), err)
+	}
+	st, err := sem.Sync(ctx, index.Workspace, changed)
+	if err == nil || !strings.Contains(err.Error(), "model runner crashed") || st.Embedded != 0 || st.Unchanged != 1 {
+		t.Errorf("Semantic.Sync with a failing model: %+v, %v", st, err)
+	}
+	// back: Sync goes on from where it stopped, a batch at a time
+	emb.fail = nil
+	before := emb.texts
+	if st, err = sem.Sync(ctx, index.Workspace, changed); err != nil || st.Embedded != 40 || emb.texts-before != 40 {
+		t.Errorf("resumed: %+v, %d texts, %v", st, emb.texts-before, err)
+	}
+	if _, b, _ = idx.SearchFused(ctx, "orders", index.Options{K: 3}); b.Embedded != len(tables) {
+		t.Errorf("all embedded: %+v", b)
+	}
+	// cancelled: stops between batches, what was stored stays
+	ctx2, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := sem.Sync(ctx2, index.Workspace, append(changed, index.Table{Name: "extra"})); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
 	}
 }
