@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/loupeapp/loupe/agent"
+	"github.com/loupeapp/loupe/data/remote"
 	"github.com/loupeapp/loupe/data/store"
 	"github.com/loupeapp/loupe/data/workspace"
 	"github.com/loupeapp/loupe/tools"
@@ -165,7 +166,7 @@ func storeError(err error, chatID string) error {
 }
 
 func summaryOf(c store.Conversation) ChatSummary {
-	return ChatSummary{ID: c.ID, Name: c.Name, Created: c.Created, Updated: c.Updated, Connection: connectionOf(c.Workspace)}
+	return ChatSummary{ID: c.ID, Name: c.Name, Created: c.Created, Updated: c.Updated, Connection: remote.LabelName(c.Workspace)}
 }
 
 // ListChats returns the conversations, most recently updated first.

@@ -9,10 +9,14 @@ import (
 	"strings"
 	"time"
 
+	duckdb "github.com/duckdb/duckdb-go/v2"
+
+	"github.com/loupeapp/loupe/data/catalog"
 	"github.com/loupeapp/loupe/data/remote"
 	_ "github.com/loupeapp/loupe/data/remote/mysql"  // registers the MySQL/MariaDB connector
 	_ "github.com/loupeapp/loupe/data/remote/pg"     // registers the PostgreSQL connector
 	_ "github.com/loupeapp/loupe/data/remote/sqlite" // registers the SQLite connector
+	"github.com/loupeapp/loupe/data/workspace"
 )
 
 // Error codes of database connections, one per remote.Problem (a bad
@@ -230,6 +234,9 @@ func (a *App) SaveConnection(in ConnectionInput) (*Connection, error) {
 		if err := a.moveChats(prev, p.Name); err != nil {
 			return nil, err
 		}
+		if err := a.moveImports(prev, p.Name); err != nil {
+			return nil, err
+		}
 		if err := ps.Remove(prev); err != nil && !errors.Is(err, remote.ErrNoProfile) {
 			return nil, wrap(err)
 		}
@@ -251,8 +258,35 @@ func (a *App) moveChats(from, to string) error {
 	if err != nil {
 		return err
 	}
-	if _, err := st.MoveWorkspace(a.life, connectionLabel+from, connectionLabel+to); err != nil {
+	if _, err := st.MoveWorkspace(a.life, remote.Label(from), remote.Label(to)); err != nil {
 		return wrap(fmt.Errorf("keep the conversations of %s after its rename: %w", from, err))
+	}
+	return nil
+}
+
+// moveImports makes the datasets imported from the connection from name
+// to, its new name, so that refreshing them still runs their query there.
+func (a *App) moveImports(from, to string) error {
+	err := a.withWorkspace(func(ctx context.Context, ws *workspace.Workspace) error {
+		return inTransaction(ctx, ws, func(c *duckdb.Conn) error {
+			ds, err := catalog.Names(ctx, c)
+			if err != nil {
+				return err
+			}
+			for _, d := range ds {
+				if remote.LabelName(d.Source) != from {
+					continue
+				}
+				d.Source = remote.Label(to)
+				if err := catalog.Put(ctx, c, d); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return wrap(fmt.Errorf("keep the datasets imported from %s after its rename: %w", from, err))
 	}
 	return nil
 }

@@ -87,7 +87,7 @@ func (a *App) runImport(job importJob, in func(func(context.Context, *workspace.
 	err = in(func(_ context.Context, ws *workspace.Workspace) error {
 		var err error
 		d, err = remote.Import(ctx, ws.Engine, r.Source, job.sql, remote.ImportOptions{Table: job.table, Replace: job.replace,
-			MaxRows: job.rowLimit, Origin: connectionLabel + job.conn, Progress: progress})
+			MaxRows: job.rowLimit, Origin: remote.Label(job.conn), Progress: progress})
 		if err == nil {
 			a.datasetsChanged(ctx, ws)
 		}
@@ -102,7 +102,7 @@ func (a *App) runImport(job importJob, in func(func(context.Context, *workspace.
 // importedFrom returns the connection the dataset d was imported from,
 // and whether it was (its record holds the query).
 func importedFrom(d catalog.Dataset) (string, bool) {
-	name := connectionOf(d.Source)
+	name := remote.LabelName(d.Source)
 	return name, name != "" && d.Part != ""
 }
 

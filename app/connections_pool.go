@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"fmt"
-	"strings"
 	"sync"
 
 	"github.com/loupeapp/loupe/app/assemble"
@@ -233,19 +232,6 @@ func (a *App) ConnectionTables(name string, refresh bool) (*ConnectionSchema, er
 	return out, nil
 }
 
-// connectionLabel is what a conversation about a connection records as
-// its workspace (as `loupe ask --connection` does).
-const connectionLabel = "connection "
-
-// connectionOf returns the connection a conversation's workspace field
-// names, or "" for a conversation about the workspace.
-func connectionOf(workspace string) string {
-	if name, ok := strings.CutPrefix(workspace, connectionLabel); ok {
-		return name
-	}
-	return ""
-}
-
 // NewConnectionChat starts an empty conversation about a saved
 // connection: its questions run on that database (see Ask).
 func (a *App) NewConnectionChat(name string) (*ChatSummary, error) {
@@ -256,7 +242,7 @@ func (a *App) NewConnectionChat(name string) (*ChatSummary, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := st.CreateConversation(a.life, "", connectionLabel+name)
+	c, err := st.CreateConversation(a.life, "", remote.Label(name))
 	if err != nil {
 		return nil, wrap(err)
 	}
@@ -271,5 +257,5 @@ func chatConnection(ctx context.Context, st *store.Store, id string) (string, er
 	if err != nil {
 		return "", err
 	}
-	return connectionOf(c.Workspace), nil
+	return remote.LabelName(c.Workspace), nil
 }

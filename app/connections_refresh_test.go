@@ -119,7 +119,7 @@ func TestRefreshAnImportRunsItsQueryAgain(t *testing.T) {
 
 // A chat started before its connection was renamed keeps asking the same
 // database under the new name.
-func TestARenamedConnectionKeepsItsChats(t *testing.T) {
+func TestARenamedConnectionKeepsItsChatsAndImports(t *testing.T) {
 	join := `SELECT g.Name AS genre, count(*) AS tracks FROM Track t JOIN Genre g ON g.GenreId = t.GenreId GROUP BY g.Name ORDER BY tracks DESC LIMIT 1`
 	e := newEnv(t, setup{turns: []fake.Turn{
 		fake.Calls(call("run_sql", map[string]any{"sql": join, "purpose": "top genre"})),
@@ -133,8 +133,19 @@ func TestARenamedConnectionKeepsItsChats(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if _, err := e.app.ImportQuery("music", "SELECT Name FROM Genre", "genres", 100, false); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := e.app.SaveConnection(app.ConnectionInput{Name: "tunes", Previous: "music", Kind: "sqlite", Path: path}); err != nil {
 		t.Fatal(err)
+	}
+	// Its imports follow it too: they refresh from the renamed connection.
+	ds, err := e.app.ListDatasets()
+	if err != nil || len(ds) != 1 || ds[0].Source != "connection tunes" {
+		t.Fatalf("datasets after the rename: %+v, %v", ds, err)
+	}
+	if err := e.app.RefreshDataset("genres"); err != nil {
+		t.Fatalf("refresh an import after its connection's rename: %v", err)
 	}
 	chats, err := e.app.ListChats()
 	if err != nil || len(chats) != 1 || chats[0].ID != chat.ID || chats[0].Connection != "tunes" {

@@ -96,7 +96,7 @@ func runAsk(ctx context.Context, e env, args []string) int {
 			return sch, meta.Notes(), err
 		}
 	}
-	label := "connection " + *conn // what the conversation is about
+	label := remote.Label(*conn) // what the conversation is about
 	if *conn == "" {
 		if label, err = storeDir(*ws); err != nil {
 			return fail(e, err)

@@ -37,7 +37,7 @@ func connectImport(ctx context.Context, e env, args []string) int {
 		return fail(e, err)
 	}
 	defer w.Close()
-	opt := remote.ImportOptions{Table: *table, Replace: *replace, MaxRows: *limit, Origin: pos[0]}
+	opt := remote.ImportOptions{Table: *table, Replace: *replace, MaxRows: *limit, Origin: remote.Label(pos[0])}
 	if !*quiet && isTerminal(e.stderr) {
 		opt.Progress = func(p remote.ImportProgress) {
 			fmt.Fprintf(e.stderr, "\r%s: %s, %d rows", p.Table, p.Phase, p.Rows)
