@@ -126,6 +126,17 @@ func (a *App) password(name string) (string, error) {
 	return pw, nil
 }
 
+// saved returns the connection name's profile and its stored password
+// ("" for SQLite files and when none is stored).
+func (a *App) saved(name string) (remote.Profile, string, error) {
+	p, err := a.profile(name)
+	if err != nil || p.Kind == remote.SQLite {
+		return p, "", err
+	}
+	pw, err := a.password(p.Name)
+	return p, pw, err
+}
+
 func (a *App) connectionDTO(p remote.Profile) Connection {
 	c := Connection{Name: p.Name, Kind: string(p.Kind), Host: p.Host, Port: p.Port, Database: p.Database,
 		User: p.User, TLS: string(p.TLS), Path: p.Path, URL: p.URL()}
@@ -316,15 +327,9 @@ func (a *App) RemoveConnection(name string) error {
 // (db_unreachable, db_auth, db_unknown_database, db_no_access, db_tls,
 // db_no_file) with what to do in its hint.
 func (a *App) TestConnection(name string) (*ConnectionCheck, error) {
-	p, err := a.profile(name)
+	p, pw, err := a.saved(name)
 	if err != nil {
 		return nil, err
-	}
-	pw := ""
-	if p.Kind != remote.SQLite {
-		if pw, err = a.password(p.Name); err != nil {
-			return nil, err
-		}
 	}
 	return testProfile(a.life, p, pw)
 }

@@ -149,15 +149,9 @@ func (a *App) remote(ctx context.Context, name string) (*assemble.Remote, func()
 // window holds a connection for long, and the index on disk is locked
 // while open, which would keep `loupe ask --connection` out meanwhile.
 func (a *App) openRemote(ctx context.Context, name string) (*assemble.Remote, error) {
-	p, err := a.profile(name)
+	p, pw, err := a.saved(name)
 	if err != nil {
 		return nil, err
-	}
-	pw := ""
-	if p.Kind != remote.SQLite {
-		if pw, err = a.password(p.Name); err != nil {
-			return nil, err
-		}
 	}
 	src, err := remote.Open(ctx, p, pw)
 	if err != nil {
