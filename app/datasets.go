@@ -84,8 +84,10 @@ func (a *App) ListDatasets() ([]Dataset, error) {
 	return out, wrap(err)
 }
 
-// datasetsChanged tells the frontend the list changed, with the new list.
+// datasetsChanged tells the frontend the list changed, with the new list,
+// and starts embedding what changed (see embedTables).
 func (a *App) datasetsChanged(ctx context.Context, ws *workspace.Workspace) {
+	a.embedTables()
 	ds, err := ws.Datasets(ctx)
 	if err != nil {
 		a.log.Warn("list datasets after a change", "err", err)

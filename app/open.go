@@ -67,7 +67,6 @@ func (a *App) OpenFiles(paths []string) ([]LoadReport, error) {
 			out = append(out, r)
 		}
 		a.datasetsChanged(ctx, ws)
-		a.embedTables()
 		return nil
 	})
 	return out, wrap(err)

@@ -120,7 +120,8 @@ func (h *wsHolder) open(ctx context.Context, done chan struct{}) {
 // embedTables starts embedding, in the background, the tables that have
 // no embedding of the settings' embedding model yet (nothing without one,
 // or before the workspace is open): after the workspace opens and after
-// files are loaded, so that questions find them embedded. The Retrieval
+// every change to its datasets (loads, refreshes, imports, renames), so
+// that questions find them embedded. The Retrieval
 // runs one job at a time, Shutdown cancels it (closing the Retrieval),
 // and a failure is said in the next question's notes. Settings that
 // cannot be read start nothing: every question reads them too and fails
