@@ -57,19 +57,7 @@ func (r *Remote) Retrieve(ctx context.Context, question string, budget Budget) (
 			others = append(others, agent.Table{Name: d.Name, Rows: d.Rows, Source: kindNote(r.Schema.Tables[i].Kind)})
 		}
 	}
-	if len(others) <= b.ListOthers {
-		s.Tables = append(s.Tables, others...)
-		meta.Listed = len(others)
-	} else {
-		s.Others = len(others)
-		meta.Others = len(others)
-	}
-	meta.Tables = chosen
-	s = fit(s, chosen, byName, keyCols, b.Tokens, &meta)
-	meta.JoinPaths = len(s.JoinPaths)
-	meta.DataTokens = dataTokens(s)
-	meta.PromptTokens = agent.PromptTokens(s, noTools, agent.DefaultMaxSteps)
-	meta.ElapsedMS = ms(time.Since(start))
+	s = finish(s, others, chosen, byName, keyCols, b, &meta, start)
 	return s, meta, nil
 }
 

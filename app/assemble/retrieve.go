@@ -135,6 +135,15 @@ func Retrieve(ctx context.Context, ws *workspace.Workspace, idx *index.Index, qu
 			others = append(others, agent.Table{Name: d.Name, Rows: d.Rows, Source: sourceOf(d)})
 		}
 	}
+	s = finish(s, others, chosen, byName, keyCols, b, &meta, start)
+	return s, meta, nil
+}
+
+// finish lists the other tables one line each when they are few (else
+// only counts them), trims s to the budget and fills in meta's sizes: the
+// last part of a retrieval, the workspace's and a connection's alike.
+func finish(s agent.Schema, others []agent.Table, chosen []Retrieved, byName map[string]catalog.Dataset,
+	keyCols map[string]map[string]bool, b Budget, meta *Meta, start time.Time) agent.Schema {
 	if len(others) <= b.ListOthers {
 		s.Tables = append(s.Tables, others...)
 		meta.Listed = len(others)
@@ -143,12 +152,12 @@ func Retrieve(ctx context.Context, ws *workspace.Workspace, idx *index.Index, qu
 		meta.Others = len(others)
 	}
 	meta.Tables = chosen
-	s = fit(s, chosen, byName, keyCols, b.Tokens, &meta)
+	s = fit(s, chosen, byName, keyCols, b.Tokens, meta)
 	meta.JoinPaths = len(s.JoinPaths)
 	meta.DataTokens = dataTokens(s)
 	meta.PromptTokens = agent.PromptTokens(s, noTools, agent.DefaultMaxSteps)
-	meta.ElapsedMS = float64(time.Since(start).Microseconds()) / 1000
-	return s, meta, nil
+	meta.ElapsedMS = ms(time.Since(start))
+	return s
 }
 
 // choose picks the tables to describe: all of a small workspace, else the
