@@ -229,6 +229,10 @@ func (a *App) record(rec *Recorder, evs []agent.Event) {
 		if e.Type == agent.RunFinished {
 			a.runs.remove(rec.RunID())
 			a.chats.end(rec)
+			if out := e.Finished; out != nil {
+				a.log.Info("run finished", "run", out.RunID, "status", out.Status, "steps", out.Meta.Steps,
+					"tool_calls", out.Meta.ToolCalls, "duration_ms", int(out.Meta.DurationMS))
+			}
 		}
 	}
 }

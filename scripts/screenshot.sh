@@ -6,6 +6,9 @@
 #   .cache/shots/window.png         first start, light theme (welcome screen)
 #   .cache/shots/window-loaded.png  after Ctrl+O, the native GTK open dialog and
 #                                   a CSV file: the dataset in the sidebar
+#   .cache/shots/window-answer.png  then a question asked with Ctrl+K and Enter,
+#                                   answered by the scripted fake model: steps,
+#                                   chart and findings drawn by WebKitGTK
 #   .cache/shots/window-dark.png    GTK dark theme (the page follows it through
 #                                   prefers-color-scheme)
 #   .cache/shots/window-metrics.txt cold start (process start to the page's
@@ -16,7 +19,8 @@
 #
 # Fails when the app exits early, the window never appears, the window stays
 # a flat colour (a blank webview), the file chosen in the dialog never loads
-# (checked afterwards with `loupe sql` on the same workspace), or the app
+# (checked afterwards with `loupe sql` on the same workspace), the question
+# is not answered, or the app
 # does not exit cleanly on SIGTERM. Needs xvfb, xdotool and imagemagick
 # (scripts/deps.sh installs them). The app's output is kept beside the shots.
 #
@@ -198,15 +202,51 @@ open_file() {
   done
 }
 
+# ask QUESTION: Ctrl+K, the question typed, Enter; waits until the run
+# has finished and fails unless it answered.
+ask() {
+  local begin=$SECONDS line
+  xdotool windowfocus --sync "$wid" 2>>"$log" || true
+  xdotool mousemove --window "$wid" 130 500 click 1 2>>"$log"
+  xdotool key ctrl+k 2>>"$log"
+  sleep 0.3
+  xdotool type --delay 10 "$1" 2>>"$log"
+  xdotool key Return 2>>"$log"
+  until line=$(grep -m1 'INFO run finished' "$log"); do
+    ((SECONDS - begin < timeout)) || die "no answer to '$1' within ${timeout}s; log $log"
+    sleep 0.2
+  done
+  [[ $line == *status=done* ]] || die "the run did not answer: $line"
+  printf 'answered in the window: %s\n' "${line#*INFO }"
+  sleep 1 # the last batch of events reaches the page
+}
+
 retries=0
 start window GTK_THEME=Adwaita
 snap
 metrics
 finish
 
+# The scripted fake model (agent/llm/fake/fakemodel) on a free port, with
+# a script that fits the fixture (scripts/testdata): the window asks it as it would
+# ask Ollama.
+go build -o "$scratch/fakemodel" ./agent/llm/fake/fakemodel
+"$scratch/fakemodel" -addr 127.0.0.1:0 -script "$root/scripts/testdata/smoke-agencies.json" >"$shots/fakemodel.log" 2>&1 &
+model_pid=$!
+trap 'stop "$app_pid"; stop "$model_pid"; stop "$xvfb_pid"; rm -rf "$scratch"' EXIT
+for _ in $(seq 100); do
+  model_url=$(grep -o 'ollama=http://[0-9.:]*' "$shots/fakemodel.log" | sed 's/^ollama=//' || true)
+  [[ -n $model_url ]] && break
+  sleep 0.1
+done
+[[ -n $model_url ]] || die "the fake model did not start: $(cat "$shots/fakemodel.log")"
+
 retries=0
-start window-loaded GTK_THEME=Adwaita
+start window-loaded GTK_THEME=Adwaita LOUPE_PROVIDER=ollama LOUPE_BASE_URL="$model_url" LOUPE_MODEL=demo
 open_file "$fixture"
+snap
+ask "Which agency gets the most requests?"
+png="$shots/window-answer.png"
 snap
 finish
 # The table is really in the workspace the window used.
