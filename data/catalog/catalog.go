@@ -41,6 +41,12 @@ type Dataset struct {
 	// database (Part holds the query), so that it can be run again; 0
 	// for everything else.
 	MaxRows int64 `json:"max_rows,omitempty"`
+	// Note is the user's note on the dataset (see SetNotes); it is kept
+	// across refreshes and renames.
+	Note string `json:"note,omitempty"`
+	// Comment is the source's own comment on the table (a DuckDB file's
+	// COMMENT ON TABLE), read at each load; a Note wins over it.
+	Comment string `json:"comment,omitempty"`
 }
 
 // Column holds a column's type and statistics.
@@ -53,6 +59,8 @@ type Column struct {
 	Max      *string  `json:"max,omitempty"`
 	Top      []Value  `json:"top,omitempty"`     // most frequent values of low-cardinality columns
 	Samples  []string `json:"samples,omitempty"` // a few example values
+	Note     string   `json:"note,omitempty"`    // the user's note (see SetNotes)
+	Comment  string   `json:"comment,omitempty"` // the source's comment, read at load
 }
 
 // Value is a value and how often it occurs.

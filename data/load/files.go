@@ -66,13 +66,17 @@ func (l *Loader) loadDuckDB(ctx context.Context, src *source) ([]catalog.Dataset
 	}
 	started := time.Now()
 	err = l.commit(ctx, func(c *duckdb.Conn) error {
-		type obj struct{ schema, name string }
+		type obj struct{ schema, name, comment string }
 		var objs []obj
-		q := "SELECT schema_name, table_name FROM duckdb_tables() WHERE database_name = " + duck.QuoteString(alias) +
-			" UNION ALL SELECT schema_name, view_name FROM duckdb_views() WHERE database_name = " + duck.QuoteString(alias) +
+		q := "SELECT schema_name, table_name, coalesce(comment, '') FROM duckdb_tables() WHERE database_name = " + duck.QuoteString(alias) +
+			" UNION ALL SELECT schema_name, view_name, coalesce(comment, '') FROM duckdb_views() WHERE database_name = " + duck.QuoteString(alias) +
 			" AND NOT internal ORDER BY 1, 2"
-		if err := each(ctx, c, q, func(v []any) { objs = append(objs, obj{fmt.Sprint(v[0]), fmt.Sprint(v[1])}) }); err != nil {
+		if err := each(ctx, c, q, func(v []any) { objs = append(objs, obj{fmt.Sprint(v[0]), fmt.Sprint(v[1]), fmt.Sprint(v[2])}) }); err != nil {
 			return fmt.Errorf("list tables of %s: %w", src.path, err)
+		}
+		comments, err := columnComments(ctx, c, alias)
+		if err != nil {
+			return fmt.Errorf("read the column comments of %s: %w", src.path, err)
 		}
 		if len(objs) == 0 {
 			return fileErr(src.path, "the DuckDB file has no tables", "open a database that holds data", nil)
@@ -87,6 +91,8 @@ func (l *Loader) loadDuckDB(ctx context.Context, src *source) ([]catalog.Dataset
 				part = o.schema + "." + o.name
 			}
 			d := catalog.Dataset{Name: n.pick(sqlName(strings.ReplaceAll(part, ".", "_")), src.path, part), Kind: string(DuckDB), Part: part, Storage: "view", Staged: staged, Attach: alias}
+			d.Comment = strings.TrimSpace(o.comment)
+			d.Columns = comments[o.schema+"."+o.name]
 			if err := replaceObject(ctx, c, d.Name); err != nil {
 				return err
 			}
@@ -108,4 +114,17 @@ func (l *Loader) loadDuckDB(ctx context.Context, src *source) ([]catalog.Dataset
 		return nil, err
 	}
 	return out, nil
+}
+
+// columnComments returns the comments (COMMENT ON COLUMN) of the attached
+// database alias, as columns keyed by "schema.table".
+func columnComments(ctx context.Context, c *duckdb.Conn, alias string) (map[string][]catalog.Column, error) {
+	out := map[string][]catalog.Column{}
+	q := "SELECT schema_name, table_name, column_name, comment FROM duckdb_columns() WHERE database_name = " + duck.QuoteString(alias) +
+		" AND coalesce(trim(comment), '') <> ''"
+	err := each(ctx, c, q, func(v []any) {
+		key := fmt.Sprint(v[0]) + "." + fmt.Sprint(v[1])
+		out[key] = append(out[key], catalog.Column{Name: fmt.Sprint(v[2]), Comment: strings.TrimSpace(fmt.Sprint(v[3]))})
+	})
+	return out, err
 }

@@ -207,7 +207,8 @@ func restart(ctx context.Context, c *duckdb.Conn, name string) error {
 }
 
 // finish records the new table or view in c's transaction with its
-// columns and row count. Statistics come after the commit (see profile):
+// columns and row count, keeping the comments a loader put in d.Columns
+// beforehand and the user's notes of an earlier load of the same source. Statistics come after the commit (see profile):
 // DuckDB only has its stored statistics for committed data.
 func finish(ctx context.Context, c *duckdb.Conn, src *source, d *catalog.Dataset, started time.Time) error {
 	cols, err := catalog.Describe(ctx, c, d.Name)
@@ -215,6 +216,7 @@ func finish(ctx context.Context, c *duckdb.Conn, src *source, d *catalog.Dataset
 		return err
 	}
 	_ = each(ctx, c, "SELECT count(*) FROM "+duck.QuoteIdent(d.Name), func(v []any) { d.Rows = toInt(v[0]) })
+	catalog.KeepColumnText(d.Columns, cols) // comments the loader read from the source
 	d.Columns = cols
 	d.Source = src.path
 	d.SizeBytes = src.info.Size()
@@ -226,6 +228,9 @@ func finish(ctx context.Context, c *duckdb.Conn, src *source, d *catalog.Dataset
 	}
 	if d.Rows == 0 {
 		d.Warnings = append(d.Warnings, "the table has no rows (only a header or an empty sheet)")
+	}
+	if err := catalog.KeepNotes(ctx, c, d); err != nil {
+		return err
 	}
 	return catalog.Put(ctx, c, *d)
 }
@@ -243,6 +248,7 @@ func (l *Loader) profile(ctx context.Context, src *source, ds []catalog.Dataset)
 			if err != nil {
 				return fmt.Errorf("profile %s: %w", d.Name, err)
 			}
+			catalog.KeepColumnText(d.Columns, cols)
 			d.Rows, d.Columns = rows, cols
 			if err := catalog.Put(ctx, c, *d); err != nil {
 				return err

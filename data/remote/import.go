@@ -92,6 +92,9 @@ func Import(ctx context.Context, eng *duck.Engine, src Source, text string, opt 
 		}
 		d.LoadedAt = time.Now().UTC()
 		d.LoadMS = float64(time.Since(start).Microseconds()) / 1000
+		if p := im.prior; p != nil && p.Source == d.Source && p.Part == d.Part {
+			catalog.CarryNotes(*p, &d) // a refresh keeps the user's notes
+		}
 		if err := catalog.Put(ctx, c, d); err != nil {
 			_ = duck.Exec(context.Background(), c, "ROLLBACK")
 			return err
@@ -117,6 +120,7 @@ func Import(ctx context.Context, eng *duck.Engine, src Source, text string, opt 
 		if err != nil {
 			return fmt.Errorf("profile %s: %w", d.Name, err)
 		}
+		catalog.KeepColumnText(d.Columns, cols)
 		d.Rows, d.Columns = rows, cols
 		return catalog.Put(pctx, c, d)
 	})
@@ -142,6 +146,7 @@ type importer struct {
 	rows    int64
 	more    bool
 	lastRep time.Time
+	prior   *catalog.Dataset // the record replaced, if any
 }
 
 type stagedCol struct {
@@ -163,7 +168,8 @@ func (im *importer) run(ctx context.Context, c *duckdb.Conn, d *catalog.Dataset)
 	if err != nil {
 		return err
 	}
-	if _, ok := existing[im.opt.Table]; ok {
+	if old, ok := existing[im.opt.Table]; ok {
+		im.prior = &old
 		if !im.opt.Replace {
 			return fmt.Errorf("import %s: %w (choose another name, or replace it)", im.opt.Table, ErrExists)
 		}
