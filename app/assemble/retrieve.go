@@ -243,7 +243,7 @@ const wideColumns = 25
 // the matching ones, the join keys and the first few, saying how many are
 // left out.
 func describe(d catalog.Dataset, matched []string, keys map[string]bool, limit int) agent.Table {
-	t := agent.Table{Name: d.Name, Rows: d.Rows, Source: sourceOf(d)}
+	t := agent.Table{Name: d.Name, Rows: d.Rows, Source: sourceOf(d), Description: clipTo(d.Description(), tableNoteChars)}
 	if len(d.Columns) <= limit {
 		for _, c := range d.Columns {
 			t.Columns = append(t.Columns, column(c))
@@ -270,7 +270,11 @@ func describe(d catalog.Dataset, matched []string, keys map[string]bool, limit i
 			t.Columns = append(t.Columns, column(c))
 		}
 	}
-	t.Description = fmt.Sprintf("Showing %d of %d columns; describe_table lists all.", len(t.Columns), len(d.Columns))
+	shown := fmt.Sprintf("Showing %d of %d columns; describe_table lists all.", len(t.Columns), len(d.Columns))
+	if t.Description != "" {
+		shown = t.Description + "\n  " + shown
+	}
+	t.Description = shown
 	return t
 }
 
@@ -291,6 +295,7 @@ func fit(s agent.Schema, chosen []Retrieved, byName map[string]catalog.Dataset, 
 		s.Tables[i] = describe(byName[chosen[i].Name], chosen[i].Columns, keys[chosen[i].Name], 8)
 		for j := range s.Tables[i].Columns {
 			s.Tables[i].Columns[j].Samples = nil
+			s.Tables[i].Columns[j].Description = clipTo(s.Tables[i].Columns[j].Description, 40)
 		}
 	}
 	for len(s.Tables) > 1 && dataTokens(s) > tokens {

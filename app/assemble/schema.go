@@ -15,7 +15,7 @@ import (
 func Schema(ds []catalog.Dataset) agent.Schema {
 	s := agent.Schema{Dialect: "DuckDB"}
 	for _, d := range ds {
-		t := agent.Table{Name: d.Name, Rows: d.Rows, Source: filepath.Base(d.Source)}
+		t := agent.Table{Name: d.Name, Rows: d.Rows, Source: filepath.Base(d.Source), Description: clipTo(d.Description(), tableNoteChars)}
 		if d.Part != "" {
 			t.Source += " (" + d.Part + ")"
 		}
@@ -28,7 +28,7 @@ func Schema(ds []catalog.Dataset) agent.Schema {
 }
 
 func column(c catalog.Column) agent.Column {
-	out := agent.Column{Name: c.Name, Type: c.Type}
+	out := agent.Column{Name: c.Name, Type: c.Type, Description: clipTo(c.Description(), columnNoteChars)}
 	switch {
 	case len(c.Top) > 0:
 		for i, v := range c.Top {
@@ -61,9 +61,19 @@ func rangeType(typ string) bool {
 	return false
 }
 
+// tableNoteChars and columnNoteChars bound how much of a note (or a
+// source's comment) the prompt shows: notes may hold up to
+// catalog.MaxNote characters, the prompt's data section has a budget.
+const (
+	tableNoteChars  = 400
+	columnNoteChars = 160
+)
+
 // clip shortens a value for the prompt.
-func clip(s string) string {
-	const max = 30
+func clip(s string) string { return clipTo(s, 30) }
+
+// clipTo shortens s to max characters, on one line.
+func clipTo(s string, max int) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if utf8.RuneCountInString(s) <= max {
 		return s

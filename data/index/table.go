@@ -98,15 +98,17 @@ const (
 )
 
 // FromDataset describes a loaded dataset for the index: its columns and
-// types, and the frequent values of its low-cardinality text columns.
+// types, its and its columns' descriptions (the user's notes, else the
+// source's comments), and the frequent values of its low-cardinality text columns.
 func FromDataset(d catalog.Dataset) Table {
 	t := Table{Name: d.Name, Origin: Workspace, Source: filepath.Base(d.Source), Group: d.Source, Rows: d.Rows,
-		Version: fmt.Sprintf("%d/%d/%d", d.LoadedAt.UnixNano(), d.Rows, len(d.Columns))}
+		Description: d.Description(),
+		Version:     fmt.Sprintf("%d/%d/%d/%s", d.LoadedAt.UnixNano(), d.Rows, len(d.Columns), textHash(d))}
 	if d.Part != "" {
 		t.Source += " " + d.Part
 	}
 	for _, c := range d.Columns {
-		col := Column{Name: c.Name, Type: c.Type, Distinct: c.Distinct, Nulls: c.Nulls}
+		col := Column{Name: c.Name, Type: c.Type, Description: c.Description(), Distinct: c.Distinct, Nulls: c.Nulls}
 		if isText(c.Type) {
 			for _, v := range c.Top {
 				if len(col.Values) == maxValues {
@@ -120,6 +122,18 @@ func FromDataset(d catalog.Dataset) Table {
 		t.Columns = append(t.Columns, col)
 	}
 	return t
+}
+
+// textHash hashes the descriptions of d and its columns, so that a note
+// changed without a reload changes the table's version.
+func textHash(d catalog.Dataset) string {
+	h := fnv.New32a()
+	h.Write([]byte(d.Description()))
+	for _, c := range d.Columns {
+		h.Write([]byte{0})
+		h.Write([]byte(c.Description()))
+	}
+	return fmt.Sprintf("%x", h.Sum32())
 }
 
 // FromDatasets describes every dataset.

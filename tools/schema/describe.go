@@ -65,7 +65,8 @@ func (t *DescribeTable) Run(ctx context.Context, raw json.RawMessage) (tools.Res
 	}, nil
 }
 
-// describe renders a dataset in one line per column:
+// describe renders a dataset: its note, if any, then one line per column
+// (with the column's note after a dash):
 //
 //   - region VARCHAR: 4 distinct; top: "South" (12), "North" (10)
 //   - order_date DATE: 2 nulls (5%), 38 distinct, 2024-01-02 … 2024-06-29
@@ -73,8 +74,15 @@ func describe(d catalog.Dataset) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s, %s, from %s (%s). Distinct counts are approximate.\n",
 		d.Name, plural(d.Rows, "row", "rows"), plural(int64(len(d.Columns)), "column", "columns"), filepath.Base(d.Source), source(d))
+	if note := d.Description(); note != "" {
+		b.WriteString("Note: " + oneLine(note) + "\n")
+	}
 	for _, c := range d.Columns {
-		b.WriteString("- " + c.Name + " " + c.Type + ": " + stats(c, d.Rows) + "\n")
+		b.WriteString("- " + c.Name + " " + c.Type + ": " + stats(c, d.Rows))
+		if note := c.Description(); note != "" {
+			b.WriteString(" — " + oneLine(note))
+		}
+		b.WriteString("\n")
 	}
 	for _, w := range d.Warnings {
 		b.WriteString("Warning: " + w + "\n")
@@ -116,6 +124,9 @@ func stats(c catalog.Column, rows int64) string {
 	}
 	return out
 }
+
+// oneLine puts a note (the user's, else the source's comment) on one line.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 func isText(typ string) bool {
 	return typ == "VARCHAR" || strings.HasPrefix(typ, "VARCHAR(") || typ == "TEXT" || typ == "STRING"
