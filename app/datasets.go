@@ -32,6 +32,10 @@ type Dataset struct {
 	LoadedAt  time.Time       `json:"loadedAt"`
 	Warnings  []string        `json:"warnings"`
 	Storage   string          `json:"storage"`
+	// Note is the user's note on the dataset; Comment the source's own
+	// comment (a DuckDB file's COMMENT ON), shown when there is no note.
+	Note    string `json:"note,omitempty"`
+	Comment string `json:"comment,omitempty"`
 }
 
 // DatasetColumn is a column and the statistics computed at load.
@@ -43,6 +47,8 @@ type DatasetColumn struct {
 	Min      *string    `json:"min,omitempty"`
 	Max      *string    `json:"max,omitempty"`
 	Top      []TopValue `json:"top,omitempty"`
+	Note     string     `json:"note,omitempty"`
+	Comment  string     `json:"comment,omitempty"`
 }
 
 // TopValue is a frequent value and its count.
@@ -53,10 +59,10 @@ type TopValue struct {
 
 func datasetDTO(d catalog.Dataset) Dataset {
 	out := Dataset{Name: d.Name, Kind: d.Kind, Source: d.Source, Part: d.Part, Rows: d.Rows,
-		SizeBytes: d.SizeBytes, LoadedAt: d.LoadedAt, Storage: d.Storage,
+		SizeBytes: d.SizeBytes, LoadedAt: d.LoadedAt, Storage: d.Storage, Note: d.Note, Comment: d.Comment,
 		Columns: make([]DatasetColumn, len(d.Columns)), Warnings: append([]string{}, d.Warnings...)}
 	for i, c := range d.Columns {
-		col := DatasetColumn{Name: c.Name, Type: c.Type, Nulls: c.Nulls, Distinct: c.Distinct, Min: c.Min, Max: c.Max}
+		col := DatasetColumn{Name: c.Name, Type: c.Type, Nulls: c.Nulls, Distinct: c.Distinct, Min: c.Min, Max: c.Max, Note: c.Note, Comment: c.Comment}
 		for _, t := range c.Top {
 			col.Top = append(col.Top, TopValue{Value: t.Value, Count: t.Count})
 		}
