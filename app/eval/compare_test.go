@@ -37,6 +37,22 @@ func TestSameResult(t *testing.T) {
 			t.Errorf("%s: got %v (%s), want %v", c.name, ok, why, c.want)
 		}
 	}
+	// Ties on the sort key (here n) may come in any order; the rows must
+	// still be the gold rows.
+	tied := res([]string{"p", "n"}, []any{"mug", int64(5)}, []any{"tea", int64(5)}, []any{"hat", int64(2)})
+	for _, c := range []struct {
+		name string
+		got  *query.Result
+		want bool
+	}{
+		{"tied rows swapped", res([]string{"p", "n"}, []any{"tea", int64(5)}, []any{"mug", int64(5)}, []any{"hat", int64(2)}), true},
+		{"ascending instead", res([]string{"p", "n"}, []any{"hat", int64(2)}, []any{"mug", int64(5)}, []any{"tea", int64(5)}), false},
+		{"values moved to other rows", res([]string{"p", "n"}, []any{"hat", int64(5)}, []any{"tea", int64(5)}, []any{"mug", int64(2)}), false},
+	} {
+		if ok, why := sameResult(tied, c.got, true); ok != c.want {
+			t.Errorf("%s: got %v (%s), want %v", c.name, ok, why, c.want)
+		}
+	}
 	dates := res([]string{"d"}, []any{"2025-01-01"})
 	if ok, _ := sameResult(dates, res([]string{"m"}, []any{"2025-01-01 00:00:00"}), false); !ok {
 		t.Errorf("a DATE and a midnight TIMESTAMP should compare equal")
