@@ -100,6 +100,14 @@ export const openFiles = (paths: string[]): Promise<LoadReport[]> => call('OpenF
 export const recentFiles = (): Promise<string[]> => call('RecentFiles');
 export const renameDataset = (name: string, newName: string): Promise<void> => call('RenameDataset', name, newName);
 export const refreshDataset = (name: string): Promise<void> => call('RefreshDataset', name);
+/**
+ * Sets the user's note on a dataset and on the columns named in columns (an
+ * empty text clears; columns left out keep theirs), then datasets:changed.
+ * Rejects with not_found, or invalid for an unknown column or a note over
+ * 2,000 characters.
+ */
+export const setDatasetNote = (name: string, note: string, columns: Record<string, string>): Promise<void> =>
+  call('SetDatasetNote', name, note, columns);
 export const removeDataset = (name: string): Promise<void> => call('RemoveDataset', name);
 /** The first rows, through the read-only guard. */
 export const previewDataset = (name: string): Promise<QueryResult> => call('PreviewDataset', name);

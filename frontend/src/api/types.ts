@@ -21,6 +21,10 @@ export interface DatasetColumn {
   min?: string;
   max?: string;
   top?: TopValue[];
+  /** The user's note on the column. */
+  note?: string;
+  /** The source's own comment on the column (a DuckDB file's COMMENT ON). */
+  comment?: string;
 }
 
 /** A loaded dataset (a table or view in the workspace). */
@@ -39,6 +43,10 @@ export interface Dataset {
   warnings: string[];
   /** "table" (copied in) or "view" (reads the file). */
   storage: string;
+  /** The user's note on the dataset (see setDatasetNote). */
+  note?: string;
+  /** The source's own comment on the table, shown when there is no note. */
+  comment?: string;
 }
 
 /** A load:progress event. percent is -1 when unknown. */

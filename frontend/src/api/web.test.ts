@@ -65,6 +65,7 @@ describe('web transport calls', () => {
     ['ask', () => api.ask('chat_1', 'Which region?'), 'Ask', ['chat_1', 'Which region?']],
     ['exportReport', () => api.exportReport('run_1', 'html'), 'ExportReport', ['run_1', 'html']],
     ['renameDataset', () => api.renameDataset('orders', 'sales'), 'RenameDataset', ['orders', 'sales']],
+    ['setDatasetNote', () => api.setDatasetNote('orders', 'Web orders', { region: 'sales region' }), 'SetDatasetNote', ['orders', 'Web orders', { region: 'sales region' }]],
     ['sampleQuestions', () => api.sampleQuestions(), 'SampleQuestions', []],
   ])('%s posts its arguments as a JSON array', async (_, run, method, args) => {
     await run();

@@ -50,6 +50,7 @@ function build() {
     recentFiles: vi.fn<typeof Api.recentFiles>(async (): Promise<string[]> => []),
     renameDataset: vi.fn<typeof Api.renameDataset>(async () => undefined),
     refreshDataset: vi.fn<typeof Api.refreshDataset>(async () => undefined),
+    setDatasetNote: vi.fn<typeof Api.setDatasetNote>(async () => undefined),
     removeDataset: vi.fn<typeof Api.removeDataset>(async () => undefined),
     previewDataset: vi.fn<typeof Api.previewDataset>(),
     profileDataset: vi.fn<typeof Api.profileDataset>(),

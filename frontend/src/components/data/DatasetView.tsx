@@ -6,6 +6,7 @@ import { useActions } from '../../state/actions';
 import { problemOf, type Problem } from '../../state/problem';
 import { useStore } from '../../state/store';
 import { ErrorNote } from '../common/ErrorNote';
+import { NotesDialog } from './NotesDialog';
 import { Icon } from '../common/Icon';
 import { DataGrid, type GridSource } from '../grid/DataGrid';
 import { quoteIdent } from '../sidebar/Sidebar';
@@ -18,6 +19,7 @@ export function DatasetView({ name, mode }: { name: string; mode: 'preview' | 'p
   const [preview, setPreview] = useState<QueryResult | null>(null);
   const [profile, setProfile] = useState<ToolDisplay | null>(null);
   const [error, setError] = useState<Problem | null>(null);
+  const [noting, setNoting] = useState(false);
   const loadedAt = d?.loadedAt;
 
   useEffect(() => {
@@ -75,10 +77,19 @@ export function DatasetView({ name, mode }: { name: string; mode: 'preview' | 'p
             Profile
           </button>
         </div>
+        <button type="button" className="button" disabled={!d} onClick={() => setNoting(true)}>
+          Notes…
+        </button>
         <button type="button" className="button" onClick={() => a.openConsole(`SELECT *\nFROM ${quoteIdent(name)}\nLIMIT 100`)}>
           <Icon name="terminal" size={14} /> Query
         </button>
       </header>
+      {d && noting && <NotesDialog dataset={d} onClose={() => setNoting(false)} />}
+      {d && (d.note || d.comment) && (
+        <p className={d.note ? 'dataset-view__note' : 'dataset-view__note dataset-view__note--comment'} data-testid="dataset-note">
+          {d.note || d.comment}
+        </p>
+      )}
       {d && d.warnings.length > 0 && (
         <div className="dataset-view__warnings">
           {d.warnings.map((w) => (

@@ -59,6 +59,20 @@ describe('Sidebar', () => {
     await waitFor(() => expect(fake.removeDataset).toHaveBeenCalledWith('orders'));
   });
 
+  it('opens the notes dialog from the dataset menu and saves the note', async () => {
+    const orders = dataset('orders');
+    const s = createStore({ ...initialState(), datasets: [orders] });
+    renderWithStore(<Sidebar />, s);
+    fireEvent.click(within(screen.getByTestId('dataset')).getByRole('button', { name: 'Actions for orders' }));
+    fireEvent.click(screen.getByRole('menuitem', { name: 'Notes…' }));
+    const dialog = screen.getByTestId('notes-dialog');
+    expect(dialog).toHaveTextContent('Notes on orders');
+    fireEvent.change(within(dialog).getByRole('textbox', { name: 'Table note' }), { target: { value: 'Web orders' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save notes' }));
+    await waitFor(() => expect(screen.queryByTestId('notes-dialog')).toBeNull());
+    expect(fake.setDatasetNote).toHaveBeenCalledWith('orders', 'Web orders', {});
+  });
+
   it('searches, opens, renames and deletes conversations', async () => {
     const today = new Date();
     today.setHours(12);

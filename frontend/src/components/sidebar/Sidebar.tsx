@@ -7,6 +7,7 @@ import { Icon } from '../common/Icon';
 import { InlineEdit } from '../common/InlineEdit';
 import { Menu } from '../common/Menu';
 import { ConnectionsSection } from '../connections/ConnectionsSection';
+import { NotesDialog } from '../data/NotesDialog';
 import { LoupeMark } from '../LoupeMark';
 
 /** The left sidebar: datasets, conversations, and the way to the console and settings. */
@@ -58,8 +59,11 @@ function Datasets() {
   const datasets = useStore((s) => s.datasets);
   const view = useStore((s) => s.view);
   const [editing, setEditing] = useState<string | null>(null);
+  const [noting, setNoting] = useState<string | null>(null);
+  const noted = datasets?.find((d) => d.name === noting);
   return (
     <section className="side-section" aria-label="Datasets">
+      {noted && <NotesDialog dataset={noted} onClose={() => setNoting(null)} />}
       <div className="side-section__head">
         <span>Datasets</span>
         <button type="button" className="icon-button" aria-label="Open files" title="Open files (Ctrl+O)" onClick={() => void a.chooseAndOpen()}>
@@ -83,6 +87,7 @@ function Datasets() {
               active={view.kind === 'dataset' && view.name === d.name}
               editing={editing === d.name}
               onEdit={(on) => setEditing(on ? d.name : null)}
+              onNotes={() => setNoting(d.name)}
             />
           </li>
         ))}
@@ -96,11 +101,13 @@ function DatasetItem({
   active,
   editing,
   onEdit,
+  onNotes,
 }: {
   d: Dataset;
   active: boolean;
   editing: boolean;
   onEdit: (on: boolean) => void;
+  onNotes: () => void;
 }) {
   const a = useActions();
   const source = d.part ? `${basename(d.source)} · ${d.part}` : basename(d.source);
@@ -112,7 +119,7 @@ function DatasetItem({
       tabIndex={0}
       onClick={() => !editing && a.show({ kind: 'dataset', name: d.name, mode: 'preview' })}
       onKeyDown={(e) => e.key === 'Enter' && !editing && a.show({ kind: 'dataset', name: d.name, mode: 'preview' })}
-      title={d.source}
+      title={d.note ? `${d.source}\n\n${d.note}` : d.source}
     >
       <Icon name="table" className="side-item__icon" />
       <div className="side-item__main">
@@ -146,6 +153,7 @@ function DatasetItem({
           { label: 'Profile', onSelect: () => a.show({ kind: 'dataset', name: d.name, mode: 'profile' }) },
           { label: 'Query in console', onSelect: () => a.openConsole(`SELECT *\nFROM ${quoteIdent(d.name)}\nLIMIT 100`) },
           { label: 'Rename', onSelect: () => onEdit(true) },
+          { label: 'Notes…', onSelect: onNotes },
           { label: 'Refresh', onSelect: () => void a.refreshDataset(d.name) },
           { label: 'Remove', danger: true, confirm: 'Click to remove', onSelect: () => void a.removeDataset(d.name) },
         ]}
