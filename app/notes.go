@@ -19,7 +19,7 @@ import (
 // characters, and then nothing changes. Emits datasets:changed.
 func (a *App) SetDatasetNote(name, note string, columns map[string]string) error {
 	return wrap(a.withWorkspace(func(ctx context.Context, ws *workspace.Workspace) error {
-		if err := setNotes(ctx, ws, name, catalog.Notes{Table: note, Columns: columns}); err != nil {
+		if err := setNotes(ctx, ws, name, catalog.Notes{Table: new(note), Columns: columns}); err != nil {
 			return err
 		}
 		a.datasetsChanged(ctx, ws)

@@ -76,7 +76,7 @@ func TestRetrieveByNote(t *testing.T) {
 	if _, meta := retrieve(question); len(meta.Tables) > 0 && meta.Tables[0].Name == "t_x17" && meta.Tables[0].Score > 0 {
 		t.Fatalf("t_x17 ranks first before it has a note: %+v", meta.Tables)
 	}
-	setNote(catalog.Notes{Table: note, Columns: map[string]string{"v3": "churned subscribers"}})
+	setNote(catalog.Notes{Table: new(note), Columns: map[string]string{"v3": "churned subscribers"}})
 	s, meta := retrieve(question)
 	if len(meta.Tables) == 0 || meta.Tables[0].Name != "t_x17" {
 		t.Fatalf("with the note: %+v", meta.Tables)
@@ -111,7 +111,7 @@ func TestRetrieveByNote(t *testing.T) {
 
 	// A changed note re-indexes the table: the old wording no longer
 	// finds it, the new one does.
-	setNote(catalog.Notes{Table: "Warehouse shrinkage audit findings", Columns: map[string]string{"v3": ""}})
+	setNote(catalog.Notes{Table: new("Warehouse shrinkage audit findings"), Columns: map[string]string{"v3": ""}})
 	if _, meta := retrieve(question); len(meta.Tables) > 0 && meta.Tables[0].Name == "t_x17" {
 		t.Errorf("the old note still finds t_x17: %+v", meta.Tables)
 	}

@@ -41,7 +41,7 @@ type command struct {
 var commands []command
 
 // order is the order commands are listed in; unlisted ones come last.
-var order = []string{"load", "sql", "search", "ask", "chats", "connect", "sandbox", "eval", "doctor"}
+var order = []string{"load", "sql", "search", "note", "ask", "chats", "connect", "sandbox", "eval", "doctor"}
 
 // register adds a command; each command's file calls it from init.
 func register(c command) {

@@ -15,11 +15,12 @@ import (
 // carry: notes go into the agent's prompt, which has a token budget.
 const MaxNote = 2000
 
-// Notes are the user's words about a dataset and its columns. An empty
-// Table clears the table's note; Columns maps a column name to its note,
-// an empty note clearing it. Columns not named are left as they are.
+// Notes are the user's words about a dataset and its columns. Table is
+// the table's note (nil leaves it as it is, empty clears it); Columns maps
+// a column name to its note, an empty note clearing it. Columns not named
+// are left as they are.
 type Notes struct {
-	Table   string
+	Table   *string
 	Columns map[string]string
 }
 
@@ -64,10 +65,12 @@ func SetNotes(ctx context.Context, c Conn, name string, n Notes) (Dataset, error
 	if err != nil {
 		return Dataset{}, err
 	}
-	if err := checkNote(name, "", n.Table); err != nil {
-		return Dataset{}, err
+	if n.Table != nil {
+		if err := checkNote(name, "", *n.Table); err != nil {
+			return Dataset{}, err
+		}
+		d.Note = strings.TrimSpace(*n.Table)
 	}
-	d.Note = strings.TrimSpace(n.Table)
 	for col, text := range n.Columns {
 		i := columnIndex(d.Columns, col)
 		if i < 0 {

@@ -44,7 +44,7 @@ func TestNotesRoundTrip(t *testing.T) {
 			return duck.Exec(ctx, c, "COMMIT")
 		})
 	}
-	if err := set("orders", catalog.Notes{Table: "  One row per web order.  ", Columns: map[string]string{"AMT_NET": "net amount in euros"}}); err != nil {
+	if err := set("orders", catalog.Notes{Table: new("  One row per web order.  "), Columns: map[string]string{"AMT_NET": "net amount in euros"}}); err != nil {
 		t.Fatal(err)
 	}
 	d, err := catalog.Get(ctx, w.Engine.DB(), "orders")
@@ -57,6 +57,13 @@ func TestNotesRoundTrip(t *testing.T) {
 	if d.Description() != d.Note || d.Columns[1].Description() != "net amount in euros" {
 		t.Errorf("descriptions %q %q", d.Description(), d.Columns[1].Description())
 	}
+	// Without a table note, only the columns named change.
+	if err := set("orders", catalog.Notes{Columns: map[string]string{"id": "order number"}}); err != nil {
+		t.Fatal(err)
+	}
+	if d, _ := catalog.Get(ctx, w.Engine.DB(), "orders"); d.Note != "One row per web order." || d.Columns[0].Note != "order number" || d.Columns[1].Note != "net amount in euros" {
+		t.Errorf("a column-only change: %q %+v", d.Note, d.Columns)
+	}
 
 	cases := []struct {
 		name  string
@@ -64,12 +71,12 @@ func TestNotesRoundTrip(t *testing.T) {
 		notes catalog.Notes
 		check func(error) bool
 	}{
-		{"unknown dataset", "nope", catalog.Notes{Table: "x"}, func(err error) bool { return errors.Is(err, catalog.ErrNotFound) }},
-		{"unknown column", "orders", catalog.Notes{Table: "changed", Columns: map[string]string{"price": "x"}}, func(err error) bool {
+		{"unknown dataset", "nope", catalog.Notes{Table: new("x")}, func(err error) bool { return errors.Is(err, catalog.ErrNotFound) }},
+		{"unknown column", "orders", catalog.Notes{Table: new("changed"), Columns: map[string]string{"price": "x"}}, func(err error) bool {
 			var ne *catalog.NoteError
 			return errors.As(err, &ne) && ne.Column == "price"
 		}},
-		{"too long", "orders", catalog.Notes{Table: strings.Repeat("é", catalog.MaxNote+1)}, func(err error) bool {
+		{"too long", "orders", catalog.Notes{Table: new(strings.Repeat("é", catalog.MaxNote+1))}, func(err error) bool {
 			var ne *catalog.NoteError
 			return errors.As(err, &ne) && strings.Contains(ne.Error(), "2000")
 		}},
@@ -84,10 +91,10 @@ func TestNotesRoundTrip(t *testing.T) {
 		t.Errorf("a refused change was written: %q", d.Note)
 	}
 	// A note of exactly MaxNote characters is fine; an empty one clears.
-	if err := set("orders", catalog.Notes{Table: strings.Repeat("é", catalog.MaxNote)}); err != nil {
+	if err := set("orders", catalog.Notes{Table: new(strings.Repeat("é", catalog.MaxNote))}); err != nil {
 		t.Errorf("note of MaxNote characters: %v", err)
 	}
-	if err := set("orders", catalog.Notes{Table: "", Columns: map[string]string{"amt_net": ""}}); err != nil {
+	if err := set("orders", catalog.Notes{Table: new(""), Columns: map[string]string{"amt_net": ""}}); err != nil {
 		t.Fatal(err)
 	}
 	if d, _ := catalog.Get(ctx, w.Engine.DB(), "orders"); d.Note != "" || d.Columns[1].Note != "" {

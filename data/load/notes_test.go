@@ -39,7 +39,7 @@ func TestNotesSurviveRefresh(t *testing.T) {
 	w := openWS(t)
 	p := write(t, "sales.csv", []byte("region,amt\nnorth,1\n"))
 	d := loadOne(t, w, p)
-	setNotes(t, w, d.Name, catalog.Notes{Table: "Sales per region, from the ERP.", Columns: map[string]string{"amt": "in euros", "region": "sales region"}})
+	setNotes(t, w, d.Name, catalog.Notes{Table: new("Sales per region, from the ERP."), Columns: map[string]string{"amt": "in euros", "region": "sales region"}})
 	if err := os.WriteFile(p, []byte("amt,day\n1,2024-01-01\n2,2024-01-02\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +118,7 @@ func TestDuckDBComments(t *testing.T) {
 		t.Errorf("statistics lost: %+v", cust)
 	}
 
-	setNotes(t, w, "customers", catalog.Notes{Table: "Our customers (user note)"})
+	setNotes(t, w, "customers", catalog.Notes{Table: new("Our customers (user note)")})
 	w.Close()
 	exec("COMMENT ON COLUMN customers.seg IS 'segment code'")
 	w2, err := workspace.Open(context.Background(), w.Engine.Dir())

@@ -16,7 +16,7 @@ func TestDescribeTableNotes(t *testing.T) {
 	e := setup(t)
 	err := e.ws.Engine.Write(context.Background(), func(c *duckdb.Conn) error {
 		_, err := catalog.SetNotes(context.Background(), c, "orders", catalog.Notes{
-			Table:   "Web shop orders,\nexported nightly.",
+			Table:   new("Web shop orders,\nexported nightly."),
 			Columns: map[string]string{"region": "sales region of the buyer"},
 		})
 		return err
