@@ -3,6 +3,7 @@ import type { AgentEvent, Dataset } from '../../api';
 import { useActions } from '../../state/actions';
 import { useStore, type AppState } from '../../state/store';
 import { ErrorNote } from '../common/ErrorNote';
+import { ExampleQuestions } from '../common/ExampleQuestions';
 import { Icon } from '../common/Icon';
 import { WelcomeScreen } from '../WelcomeScreen';
 import { ConnectionAskEmpty, ConnectionChatTag } from '../connections/ConnectionChat';
@@ -167,15 +168,7 @@ function AskEmpty({ datasets, onPick }: { datasets: Dataset[]; onPick: (q: strin
         Ask in plain words. Loupe looks at {datasets.length === 1 ? datasets[0]!.name : `your ${datasets.length} tables`},
         runs read-only SQL, draws charts and tells you what it found.
       </p>
-      {examples.length > 0 && (
-        <div className="examples">
-          {examples.map((q) => (
-            <button type="button" key={q} className="example" onClick={() => onPick(q)}>
-              {q}
-            </button>
-          ))}
-        </div>
-      )}
+      <ExampleQuestions questions={examples} onPick={onPick} />
     </div>
   );
 }

@@ -6,6 +6,7 @@ import type { ConnectionSchema, ConnectionTable } from '../../api';
 import { problemOf } from '../../state/problem';
 import { useStore } from '../../state/store';
 import { Icon } from '../common/Icon';
+import { ExampleQuestions } from '../common/ExampleQuestions';
 import { kindName, whereOf } from './names';
 import './connections.css';
 
@@ -72,15 +73,7 @@ export function ConnectionAskEmpty({ name, onPick }: { name: string; onPick: (q:
           {problem}
         </p>
       )}
-      {examples.length > 0 && (
-        <div className="examples">
-          {examples.map((q) => (
-            <button type="button" key={q} className="example" onClick={() => onPick(q)}>
-              {q}
-            </button>
-          ))}
-        </div>
-      )}
+      <ExampleQuestions questions={examples} onPick={onPick} />
     </div>
   );
 }
