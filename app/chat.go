@@ -16,6 +16,7 @@ import (
 	"github.com/loupeapp/loupe/data/store"
 	"github.com/loupeapp/loupe/data/workspace"
 	"github.com/loupeapp/loupe/tools"
+	"github.com/loupeapp/loupe/tools/python"
 )
 
 // ChatSummary is a conversation as the sidebar lists it.
@@ -228,6 +229,15 @@ func (a *App) DeleteChat(id string) error {
 	}
 	for runID := range a.chats.running(id) {
 		a.runs.cancel(runID)
+	}
+	// The files its Python runs wrote go with it.
+	dir, err := a.workspaceDir()
+	if err != nil {
+		return wrap(err)
+	}
+	if err := python.RemoveChatFiles(dir, id); err != nil {
+		return newError(CodeFile, "The conversation was deleted, but its Python files could not be removed: "+err.Error(),
+			"Delete the folder "+filepath.Join(python.FilesRoot(dir), id)+" by hand.")
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -16,6 +17,7 @@ import (
 	"github.com/loupeapp/loupe/app"
 	"github.com/loupeapp/loupe/data/store"
 	"github.com/loupeapp/loupe/tools"
+	"github.com/loupeapp/loupe/tools/python"
 )
 
 // openApp is an App over the workspace folder ws talking to srv, with its
@@ -270,5 +272,30 @@ func BenchmarkGetChat1000(b *testing.B) {
 		if err != nil || len(chat.Turns) != 500 || chat.Turns[499].Outcome == nil {
 			b.Fatalf("get chat: %v", err)
 		}
+	}
+}
+
+// Deleting a conversation deletes the files its Python runs wrote, and
+// only those.
+func TestDeleteChatRemovesItsPythonFiles(t *testing.T) {
+	e := newEnv(t, setup{})
+	gone, kept := e.chat(t), e.chat(t)
+	for _, id := range []string{gone, kept} {
+		dir := filepath.Join(python.FilesRoot(e.wsDir), id, "run1")
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "plot.png"), []byte("png"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := e.app.DeleteChat(gone); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(python.FilesRoot(e.wsDir), gone)); !os.IsNotExist(err) {
+		t.Errorf("the deleted conversation's files are still there: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(python.FilesRoot(e.wsDir), kept, "run1", "plot.png")); err != nil {
+		t.Errorf("the other conversation's files went too: %v", err)
 	}
 }

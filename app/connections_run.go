@@ -7,7 +7,7 @@ import (
 	"github.com/loupeapp/loupe/agent/llm"
 	"github.com/loupeapp/loupe/app/assemble"
 	"github.com/loupeapp/loupe/data/store"
-	"github.com/loupeapp/loupe/tools/search"
+	"github.com/loupeapp/loupe/tools"
 )
 
 // runRemote answers in on the database of the connection name, as
@@ -35,6 +35,6 @@ func (a *App) runRemote(ctx context.Context, name string, st *store.Store, pair 
 	if err != nil {
 		return err
 	}
-	ag.Run(search.WithChat(ctx, in.ChatID), in, b)
+	ag.Run(tools.WithChat(ctx, in.ChatID), in, b)
 	return nil
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/loupeapp/loupe/tools/search"
 	"regexp"
 	"strconv"
 	"strings"
@@ -209,7 +208,7 @@ func (a *App) runWorkspace(ctx context.Context, st *store.Store, pair *store.Pai
 		if err != nil {
 			return err
 		}
-		out := ag.Run(search.WithChat(ctx, in.ChatID), in, b)
+		out := ag.Run(tools.WithChat(ctx, in.ChatID), in, b)
 		if out.Status == agent.Done {
 			if err := ret.Remember(context.WithoutCancel(ctx), in.ChatID, in.Question, out); err != nil {
 				a.log.Error("keep a run's queries for follow-ups", "run", in.RunID, "err", err)

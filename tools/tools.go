@@ -144,3 +144,19 @@ func (s *Set) Names() []string {
 	sort.Strings(out)
 	return out
 }
+
+type chatKey struct{}
+
+// WithChat returns ctx carrying the id of the conversation a run answers
+// in. Tools that keep something per conversation read it with ChatFrom:
+// find_prior_query ranks that conversation's queries first, run_python
+// files its outputs under it.
+func WithChat(ctx context.Context, chat string) context.Context {
+	return context.WithValue(ctx, chatKey{}, chat)
+}
+
+// ChatFrom returns the conversation id WithChat put in ctx, or "".
+func ChatFrom(ctx context.Context) string {
+	c, _ := ctx.Value(chatKey{}).(string)
+	return c
+}

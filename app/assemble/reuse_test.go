@@ -116,7 +116,7 @@ func TestQueryReuseConversation(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out := a.Run(search.WithChat(ctx, "chat1"), agent.Input{RunID: "run_" + string(rune('a'+i)), ChatID: "chat1", Question: turn.question, Schema: sch}, &recorder{})
+		out := a.Run(tools.WithChat(ctx, "chat1"), agent.Input{RunID: "run_" + string(rune('a'+i)), ChatID: "chat1", Question: turn.question, Schema: sch}, &recorder{})
 		if out.Status != agent.Done || len(out.Evidence) != 1 {
 			t.Fatalf("%q: %s %s, evidence %v", turn.question, out.Status, out.Reason, out.Evidence)
 		}

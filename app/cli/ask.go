@@ -21,7 +21,7 @@ import (
 	"github.com/loupeapp/loupe/data/results"
 	"github.com/loupeapp/loupe/data/secret"
 	"github.com/loupeapp/loupe/data/store"
-	"github.com/loupeapp/loupe/tools/search"
+	"github.com/loupeapp/loupe/tools"
 )
 
 func init() {
@@ -134,7 +134,7 @@ func runAsk(ctx context.Context, e env, args []string) int {
 	if *asJSON {
 		sink = newJSONSink(e.stdout)
 	}
-	out := a.Run(search.WithChat(ctx, in.ChatID), in, &persistSink{rec: rec, next: sink, stderr: e.stderr})
+	out := a.Run(tools.WithChat(ctx, in.ChatID), in, &persistSink{rec: rec, next: sink, stderr: e.stderr})
 	if ret != nil && out.Status == agent.Done {
 		if err := ret.Remember(context.WithoutCancel(ctx), in.ChatID, question, out); err != nil {
 			fmt.Fprintf(e.stderr, "loupe ask: the answer stands, but its queries were not kept for follow-ups: %v\n", err)

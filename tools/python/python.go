@@ -87,13 +87,37 @@ func New(sb *sandbox.Sandbox, eng Engine, cat Catalog, cfg Config) *Tool {
 		cfg.ExportDir = filepath.Join(eng.ImportDir(), ".python")
 	}
 	if cfg.FilesDir == "" {
-		cfg.FilesDir = filepath.Join(filepath.Dir(filepath.Clean(eng.ImportDir())), "python-files")
+		cfg.FilesDir = FilesRoot(filepath.Dir(filepath.Clean(eng.ImportDir())))
 	}
 	log := cfg.Logger
 	if log == nil {
 		log = slog.Default()
 	}
 	return &Tool{sb: sb, eng: eng, cat: cat, cfg: cfg, log: log.With("subsystem", "python")}
+}
+
+// FilesRoot is where run_python keeps, by default, the files runs write
+// for the workspace folder dir: a folder per conversation (see
+// tools.WithChat), a folder per run in it.
+func FilesRoot(dir string) string { return filepath.Join(dir, "python-files") }
+
+// RemoveChatFiles deletes the files run_python kept for the conversation
+// chat in the workspace folder dir, as when the conversation is deleted.
+// A conversation without files is no error.
+func RemoveChatFiles(dir, chat string) error {
+	if err := os.RemoveAll(filepath.Join(FilesRoot(dir), chatFolder(chat))); err != nil {
+		return fmt.Errorf("remove the Python files of %s: %w", chat, err)
+	}
+	return nil
+}
+
+// chatFolder is the folder name of conversation chat's files: its id, or
+// "_" for runs outside a conversation (and ids unfit for a file name).
+func chatFolder(chat string) string {
+	if chat == "" || len(chat) > 64 || strings.Trim(chat, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") != "" {
+		return "_"
+	}
+	return chat
 }
 
 // cleaned makes Open remove leftover containers once per process.
@@ -195,7 +219,7 @@ func (t *Tool) Run(ctx context.Context, raw json.RawMessage) (tools.Result, erro
 	default:
 		return t.unavailable(ctx, err)
 	}
-	return t.result(code, a.Purpose, ex, out)
+	return t.result(ctx, code, a.Purpose, ex, out)
 }
 
 // ensureSession makes the inputs folder and the session on first use, and

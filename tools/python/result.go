@@ -1,6 +1,7 @@
 package python
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path"
@@ -52,7 +53,7 @@ type fileInfo struct {
 const maxInlineImage = 2 << 20
 
 // result builds run_python's dual result from a run's outcome.
-func (t *Tool) result(code, purpose string, ex []exported, out *sandbox.Outcome) (tools.Result, error) {
+func (t *Tool) result(ctx context.Context, code, purpose string, ex []exported, out *sandbox.Outcome) (tools.Result, error) {
 	d := detail{
 		Code: code, ExitCode: out.ExitCode, Stopped: out.Stopped, OOMKilled: out.OOMKilled,
 		ElapsedMS: float64(out.Elapsed.Microseconds()) / 1000, Cold: out.Cold,
@@ -61,7 +62,7 @@ func (t *Tool) result(code, purpose string, ex []exported, out *sandbox.Outcome)
 	for _, e := range ex {
 		d.Inputs = append(d.Inputs, inputInfo{Name: e.Name, Rows: e.Rows, Format: e.Format, SQL: e.SQL})
 	}
-	files, images, err := t.keepFiles(out.Files)
+	files, images, err := t.keepFiles(tools.ChatFrom(ctx), out.Files)
 	if err != nil {
 		return tools.Result{}, err
 	}
@@ -89,13 +90,14 @@ func (t *Tool) result(code, purpose string, ex []exported, out *sandbox.Outcome)
 	return res, nil
 }
 
-// keepFiles saves the run's files under FilesDir/RUN/ and sorts out the
-// images that go into the chart.
-func (t *Tool) keepFiles(fs []sandbox.File) ([]fileInfo, []image, error) {
+// keepFiles saves the run's files under FilesDir/CHAT/RUN/ (removed with
+// the conversation, see RemoveChatFiles) and sorts out the images that go
+// into the chart.
+func (t *Tool) keepFiles(chat string, fs []sandbox.File) ([]fileInfo, []image, error) {
 	if len(fs) == 0 {
 		return nil, nil, nil
 	}
-	dir := filepath.Join(t.cfg.FilesDir, randomHex(8))
+	dir := filepath.Join(t.cfg.FilesDir, chatFolder(chat), randomHex(8))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, nil, fmt.Errorf("run_python: keep the run's files: %w", err)
 	}

@@ -18,20 +18,6 @@ type Memory interface {
 
 var _ Memory = (*memory.Store)(nil)
 
-type chatKey struct{}
-
-// WithChat returns ctx carrying the conversation's id, so that
-// find_prior_query ranks that conversation's queries first.
-func WithChat(ctx context.Context, chat string) context.Context {
-	return context.WithValue(ctx, chatKey{}, chat)
-}
-
-// ChatFrom returns the conversation id WithChat put in ctx, or "".
-func ChatFrom(ctx context.Context) string {
-	c, _ := ctx.Value(chatKey{}).(string)
-	return c
-}
-
 // Prior is find_prior_query.
 type Prior struct {
 	mem Memory
@@ -76,7 +62,7 @@ func (t *Prior) Run(ctx context.Context, raw json.RawMessage) (tools.Result, err
 	for i, d := range ds {
 		names[i] = d.Name
 	}
-	matches := t.mem.Similar(a.Question, memory.Options{Chat: ChatFrom(ctx), K: 3, Tables: names})
+	matches := t.mem.Similar(a.Question, memory.Options{Chat: tools.ChatFrom(ctx), K: 3, Tables: names})
 	text := describePrior(matches)
 	data, err := json.Marshal(matches)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/loupeapp/loupe/data/index"
 	"github.com/loupeapp/loupe/data/memory"
+	"github.com/loupeapp/loupe/tools"
 	"github.com/loupeapp/loupe/tools/search"
 	"github.com/loupeapp/loupe/tools/tooltest"
 )
@@ -70,7 +71,7 @@ func TestFindPriorQuery(t *testing.T) {
 		t.Fatal(err)
 	}
 	tool := search.NewPrior(mem, ws)
-	res, err := tool.Run(search.WithChat(ctx, "c1"), tooltest.Args(t, map[string]string{"question": "How many orders per status in 2024?"}))
+	res, err := tool.Run(tools.WithChat(ctx, "c1"), tooltest.Args(t, map[string]string{"question": "How many orders per status in 2024?"}))
 	if err != nil {
 		t.Fatal(err)
 	}
