@@ -25,7 +25,7 @@ import (
 )
 
 func init() {
-	register(command{"ask", "ask [--workspace DIR | --connection NAME] [--chat ID [--retry]] [--provider P] [--model M] [--base-url URL] [--json] [--report DIR] QUESTION",
+	register(command{"ask", "ask [--workspace DIR | --connection NAME] [--chat ID [--retry]] [--provider P] [--model M] [--base-url URL] [--embed-model M] [--json] [--report DIR] QUESTION",
 		"run the agent on a question in a new conversation (its id is printed) or, with --chat, a follow-up; --json prints one event per line", runAsk})
 }
 
