@@ -105,7 +105,14 @@ func (l *Loader) loadDuckDB(ctx context.Context, src *source) ([]catalog.Dataset
 			}
 			out = append(out, d)
 		}
-		return nil
+		parts := make([]string, len(objs))
+		for i, o := range objs {
+			parts[i] = o.name
+			if o.schema != "main" {
+				parts[i] = o.schema + "." + o.name
+			}
+		}
+		return noteVanished(ctx, c, src, n, out, "table", partSet(parts))
 	})
 	if err != nil {
 		_ = l.eng.Write(context.Background(), func(c *duckdb.Conn) error {

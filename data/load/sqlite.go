@@ -520,6 +520,9 @@ func (l *Loader) copySQLite(ctx context.Context, src *source, db *sql.DB, objs [
 			}
 			out = append(out, d)
 		}
+		if err := noteVanished(ctx, c, src, n, out, "table", sqliteHas(ctx, db)); err != nil {
+			return err
+		}
 		// A cancellation that came too late to stop a statement still
 		// stops the commit.
 		return ctx.Err()
@@ -528,6 +531,16 @@ func (l *Loader) copySQLite(ctx context.Context, src *source, db *sql.DB, objs [
 		return nil, err
 	}
 	return out, nil
+}
+
+// sqliteHas returns a test of whether db still holds a table or view
+// called name (false when it cannot tell).
+func sqliteHas(ctx context.Context, db *sql.DB) func(name string) bool {
+	return func(name string) bool {
+		var n int
+		err := db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE type IN ('table', 'view') AND name = ?", name).Scan(&n)
+		return err == nil && n > 0
+	}
 }
 
 func percent(done, total int64) float64 {

@@ -129,6 +129,9 @@ func (l *Loader) loadSheets(ctx context.Context, c *duckdb.Conn, src *source, wb
 			return nil, err
 		}
 	}
+	if err := noteVanished(ctx, c, src, n, out, "sheet", partSet(wb.sheets)); err != nil {
+		return nil, err
+	}
 	// A cancellation that came too late to stop a statement still stops
 	// the commit.
 	return out, ctx.Err()
