@@ -47,6 +47,26 @@ type Dataset struct {
 	// Comment is the source's own comment on the table (a DuckDB file's
 	// COMMENT ON TABLE), read at each load; a Note wins over it.
 	Comment string `json:"comment,omitempty"`
+	// Profiled is set only when the column statistics were computed and
+	// recorded. A load stores the dataset first and profiles it after
+	// the commit, so a load killed in between leaves it false (see
+	// NeedsProfile).
+	Profiled bool `json:"profiled,omitempty"`
+}
+
+// NeedsProfile reports whether d lacks its column statistics: it was never
+// marked Profiled and, for records written before that flag existed, no
+// column has any statistic either.
+func (d Dataset) NeedsProfile() bool {
+	if d.Profiled {
+		return false
+	}
+	for _, c := range d.Columns {
+		if c.Nulls != 0 || c.Distinct != 0 || c.Min != nil || c.Max != nil || len(c.Top) > 0 || len(c.Samples) > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // Column holds a column's type and statistics.

@@ -249,7 +249,7 @@ func (l *Loader) profile(ctx context.Context, src *source, ds []catalog.Dataset)
 				return fmt.Errorf("profile %s: %w", d.Name, err)
 			}
 			catalog.KeepColumnText(d.Columns, cols)
-			d.Rows, d.Columns = rows, cols
+			d.Rows, d.Columns, d.Profiled = rows, cols, true
 			if err := catalog.Put(ctx, c, *d); err != nil {
 				return err
 			}

@@ -123,6 +123,9 @@ func TestReloadRemovesVanishedParts(t *testing.T) {
 			if got := strings.Join(names(ds), ","); got != strings.Join(tc.after, ",") {
 				t.Fatalf("reload made %s, want %v", got, tc.after)
 			}
+			if !ds[0].Profiled {
+				t.Errorf("%s is not marked profiled after the reload", ds[0].Name)
+			}
 			if ds[0].Rows != 3 {
 				t.Errorf("%s has %d rows after the reload, want 3", ds[0].Name, ds[0].Rows)
 			}

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -65,7 +66,8 @@ func dataHome() (string, error) {
 	return filepath.Join(home, ".local", "share", "loupe"), nil
 }
 
-// Open opens the workspace in dir, creating it if needed.
+// Open opens the workspace in dir, creating it if needed, and profiles
+// (within bounds) datasets an interrupted load left without statistics.
 func Open(ctx context.Context, dir string) (*Workspace, error) {
 	eng, err := duck.Open(ctx, dir)
 	if err != nil {
@@ -77,6 +79,9 @@ func Open(ctx context.Context, dir string) (*Workspace, error) {
 		}
 		return reattach(ctx, eng)
 	})
+	if err == nil {
+		err = reprofile(ctx, eng, slog.Default().With("subsystem", "workspace"))
+	}
 	if err != nil {
 		_ = eng.Close()
 		return nil, err
