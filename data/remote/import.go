@@ -121,7 +121,7 @@ func Import(ctx context.Context, eng *duck.Engine, src Source, text string, opt 
 			return fmt.Errorf("profile %s: %w", d.Name, err)
 		}
 		catalog.KeepColumnText(d.Columns, cols)
-		d.Rows, d.Columns = rows, cols
+		d.Rows, d.Columns, d.Profiled = rows, cols, true
 		return catalog.Put(pctx, c, d)
 	})
 	if err != nil {
