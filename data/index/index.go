@@ -157,7 +157,7 @@ func (x *Index) Sync(ctx context.Context, origin string, tables []Table) (SyncSt
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	keep := make(map[string]bool, len(tables))
-	var todo []Table
+	var pending []Table
 	var st SyncStats
 	for _, t := range tables {
 		t.Origin = origin
@@ -167,7 +167,7 @@ func (x *Index) Sync(ctx context.Context, origin string, tables []Table) (SyncSt
 			st.Unchanged++
 			continue
 		}
-		todo = append(todo, t)
+		pending = append(pending, t)
 	}
 	var gone []string
 	prefix := origin + "\x1f"
@@ -176,10 +176,10 @@ func (x *Index) Sync(ctx context.Context, origin string, tables []Table) (SyncSt
 			gone = append(gone, id)
 		}
 	}
-	if err := x.apply(ctx, todo, gone); err != nil {
+	if err := x.apply(ctx, pending, gone); err != nil {
 		return st, err
 	}
-	st.Indexed, st.Removed = len(todo), len(gone)
+	st.Indexed, st.Removed = len(pending), len(gone)
 	if st.Indexed+st.Removed > 0 {
 		x.log.Debug("synced", "origin", origin, "indexed", st.Indexed, "removed", st.Removed, "unchanged", st.Unchanged)
 	}
@@ -191,14 +191,14 @@ func (x *Index) Sync(ctx context.Context, origin string, tables []Table) (SyncSt
 func (x *Index) Update(ctx context.Context, tables ...Table) error {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	todo := make([]Table, len(tables))
+	pending := make([]Table, len(tables))
 	for i, t := range tables {
 		if t.Origin == "" {
 			t.Origin = Workspace
 		}
-		todo[i] = t
+		pending[i] = t
 	}
-	return x.apply(ctx, todo, nil)
+	return x.apply(ctx, pending, nil)
 }
 
 // Remove forgets the tables called names in origin (a dataset removed or
@@ -213,14 +213,14 @@ func (x *Index) Remove(ctx context.Context, origin string, names ...string) erro
 	return x.apply(ctx, nil, ids)
 }
 
-// apply indexes todo and deletes gone in batches, recording each batch in
+// apply indexes pending and deletes gone in batches, recording each batch in
 // the manifest with the batch itself. x.mu is held.
-func (x *Index) apply(ctx context.Context, todo []Table, gone []string) error {
+func (x *Index) apply(ctx context.Context, pending []Table, gone []string) error {
 	next := make(map[string]string, len(x.manifest))
 	for k, v := range x.manifest {
 		next[k] = v
 	}
-	for len(todo) > 0 || len(gone) > 0 {
+	for len(pending) > 0 || len(gone) > 0 {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -232,8 +232,8 @@ func (x *Index) apply(ctx context.Context, todo []Table, gone []string) error {
 		}
 		gone = gone[n:]
 		m := 0
-		for ; m < len(todo) && n+m < batchSize; m++ {
-			t := todo[m]
+		for ; m < len(pending) && n+m < batchSize; m++ {
+			t := pending[m]
 			doc, err := document(t)
 			if err != nil {
 				return err
@@ -243,7 +243,7 @@ func (x *Index) apply(ctx context.Context, todo []Table, gone []string) error {
 			}
 			next[t.id()] = t.version()
 		}
-		todo = todo[m:]
+		pending = pending[m:]
 		raw, err := json.Marshal(next)
 		if err != nil {
 			return fmt.Errorf("encode the index manifest: %w", err)

@@ -118,15 +118,15 @@ func (s *Semantic) Sync(ctx context.Context, origin string, tables []Table) (Emb
 	var st EmbedStats
 	s.mu.Lock()
 	keep := map[string]bool{}
-	var todo []Table
+	var pending []Table
 	for _, t := range tables {
 		t.Origin = origin
 		keep[t.id()] = true
 		if v, ok := s.vecs[t.id()]; !ok || v.version != t.version() {
-			todo = append(todo, t)
+			pending = append(pending, t)
 		}
 	}
-	st.Unchanged = len(tables) - len(todo)
+	st.Unchanged = len(tables) - len(pending)
 	var gone []string
 	for id := range s.vecs {
 		if strings.HasPrefix(id, origin+"\x1f") && !keep[id] {
@@ -138,13 +138,13 @@ func (s *Semantic) Sync(ctx context.Context, origin string, tables []Table) (Emb
 		return st, err
 	}
 	st.Removed = len(gone)
-	for len(todo) > 0 {
+	for len(pending) > 0 {
 		if err := ctx.Err(); err != nil {
 			return st, err
 		}
-		n := min(embedBatch, len(todo))
-		batch := todo[:n]
-		todo = todo[n:]
+		n := min(embedBatch, len(pending))
+		batch := pending[:n]
+		pending = pending[n:]
 		texts := make([]string, n)
 		for i, t := range batch {
 			texts[i] = embedText(t)
