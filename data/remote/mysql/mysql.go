@@ -294,40 +294,8 @@ func (s *Source) stream(ctx context.Context, conn *sql.Conn, stmt string, v remo
 		return err
 	}
 	defer rows.Close()
-	cts, err := rows.ColumnTypes()
-	if err != nil {
-		return err
-	}
-	cols := make([]query.Column, len(cts))
-	for i, ct := range cts {
-		cols[i] = query.Column{Name: ct.Name(), Type: ct.DatabaseTypeName()}
-	}
-	if v.Columns != nil {
-		if err := v.Columns(cols); err != nil {
-			return err
-		}
-	}
-	vals := make([]any, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
-	row := make([]any, len(cols))
-	for rows.Next() {
-		if err := rows.Scan(ptrs...); err != nil {
-			return err
-		}
-		for i, x := range vals {
-			row[i] = normalize(x, cols[i].Type)
-		}
-		if err := v.Row(row); err != nil {
-			if errors.Is(err, remote.ErrStop) {
-				stop() // KILL QUERY, so that closing the rows need not read the rest
-			}
-			return err
-		}
-	}
-	return rows.Err()
+	// KILL QUERY, so that closing the rows need not read the rest (stop)
+	return remote.Stream(rows, func(ct *sql.ColumnType) string { return ct.DatabaseTypeName() }, normalize, v, stop)
 }
 
 // unchecked runs text without Loupe's statement check, still in the

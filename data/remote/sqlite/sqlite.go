@@ -194,40 +194,8 @@ func (s *Source) stream(ctx context.Context, stmt string, v remote.Visitor, stop
 		return err
 	}
 	defer rows.Close()
-	cts, err := rows.ColumnTypes()
-	if err != nil {
-		return err
-	}
-	cols := make([]query.Column, len(cts))
-	for i, ct := range cts {
-		cols[i] = query.Column{Name: ct.Name(), Type: strings.ToUpper(ct.DatabaseTypeName())}
-	}
-	if v.Columns != nil {
-		if err := v.Columns(cols); err != nil {
-			return err
-		}
-	}
-	vals := make([]any, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
-	row := make([]any, len(cols))
-	for rows.Next() {
-		if err := rows.Scan(ptrs...); err != nil {
-			return err
-		}
-		for i, x := range vals {
-			row[i] = remote.Normalize(x, cols[i].Type)
-		}
-		if err := v.Row(row); err != nil {
-			if errors.Is(err, remote.ErrStop) {
-				stop() // interrupts SQLite
-			}
-			return err
-		}
-	}
-	return rows.Err()
+	// interrupts SQLite (stop)
+	return remote.Stream(rows, func(ct *sql.ColumnType) string { return strings.ToUpper(ct.DatabaseTypeName()) }, remote.Normalize, v, stop)
 }
 
 // unchecked runs text without Loupe's statement check, still on the
