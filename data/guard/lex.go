@@ -108,7 +108,7 @@ func tokenize(s string) []token {
 	// before it (scan.l's quotecontinue), so it takes backslash escapes.
 	eCont := -1
 	estring := func(i, q int) {
-		j := quotedEnd(s, q, '\'', true)
+		j := QuotedEnd(s, q, '\'', true)
 		emit(tString, i, j)
 		if k, ok := continuation(s, j); ok {
 			eCont = k
@@ -143,14 +143,14 @@ func tokenize(s string) []token {
 			estring(i, i)
 			i = toks[len(toks)-1].end
 		case c == '\'':
-			j := quotedEnd(s, i, '\'', false)
+			j := QuotedEnd(s, i, '\'', false)
 			emit(tString, i, j)
 			i = j
 		case (c == 'e' || c == 'E') && i+1 < len(s) && s[i+1] == '\'':
 			estring(i, i+1)
 			i = toks[len(toks)-1].end
 		case c == '"':
-			j := quotedEnd(s, i, '"', false)
+			j := QuotedEnd(s, i, '"', false)
 			name := s[i+1 : j]
 			if strings.HasSuffix(name, `"`) {
 				name = name[:len(name)-1]
@@ -275,9 +275,11 @@ func continuation(s string, j int) (int, bool) {
 	return 0, false
 }
 
-// quotedEnd returns the index just past the literal opened at i with q.
-// A doubled quote escapes itself; with backslash set (E'...'), so does \.
-func quotedEnd(s string, i int, q byte, backslash bool) int {
+// QuotedEnd returns the index just past the literal opened at i with q
+// (len(s) when it is never closed). A doubled quote escapes itself; with
+// backslash set (E'...', MySQL strings), so does \. data/remote's
+// scanner uses it too.
+func QuotedEnd(s string, i int, q byte, backslash bool) int {
 	for j := i + 1; j < len(s); j++ {
 		switch s[j] {
 		case '\\':

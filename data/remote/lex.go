@@ -1,6 +1,10 @@
 package remote
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/loupeapp/loupe/data/guard"
+)
 
 // lexRules are the quoting and comment rules of one SQL dialect, enough to
 // find where statements end and which bare keywords they hold.
@@ -79,11 +83,11 @@ func split(text string, r lexRules) []stmt {
 		j := i + 1
 		switch {
 		case c == '\'':
-			j = quoteEnd(s, i, '\'', r.backslash)
+			j = guard.QuotedEnd(s, i, '\'', r.backslash)
 		case c == '"':
-			j = quoteEnd(s, i, '"', r.backslash && r.dquoteString)
+			j = guard.QuotedEnd(s, i, '"', r.backslash && r.dquoteString)
 		case c == '`' && r.backtick:
-			j = quoteEnd(s, i, '`', false)
+			j = guard.QuotedEnd(s, i, '`', false)
 		case c == '[' && r.brackets:
 			if k := strings.IndexByte(s[i:], ']'); k >= 0 {
 				j = i + k + 1
@@ -91,7 +95,7 @@ func split(text string, r lexRules) []stmt {
 				j = len(s)
 			}
 		case (c == 'e' || c == 'E') && r.dollar && i+1 < len(s) && s[i+1] == '\'' && !(i > 0 && isWord(s[i-1])):
-			j = quoteEnd(s, i+1, '\'', true)
+			j = guard.QuotedEnd(s, i+1, '\'', true)
 		case c == '$' && r.dollar && !(i > 0 && isWord(s[i-1])):
 			if tag, ok := dollarTag(s, i); ok {
 				if k := strings.Index(s[i+len(tag):], tag); k >= 0 {
@@ -144,26 +148,6 @@ func commentEnd(s string, i int, nested bool) int {
 			}
 		default:
 			i++
-		}
-	}
-	return len(s)
-}
-
-// quoteEnd returns the index just past the quoted text opened at i with q.
-// A doubled quote stands for itself; with backslash, so does \q.
-func quoteEnd(s string, i int, q byte, backslash bool) int {
-	for j := i + 1; j < len(s); j++ {
-		switch s[j] {
-		case '\\':
-			if backslash {
-				j++
-			}
-		case q:
-			if j+1 < len(s) && s[j+1] == q {
-				j++
-				continue
-			}
-			return j + 1
 		}
 	}
 	return len(s)
