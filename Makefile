@@ -21,7 +21,11 @@ MAKEFLAGS += --no-builtin-rules
 GOBIN   := $(or $(shell go env GOBIN),$(firstword $(subst :, ,$(shell go env GOPATH)))/bin)
 WAILS   := $(GOBIN)/wails
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-LDFLAGS := -X github.com/loupeapp/loupe/app.version=$(VERSION)
+# --exclude-libs: DuckDB's static archives export about 18,000 C++ symbols
+# through cgo's -rdynamic; nothing looks them up, yet every library the
+# window loads searches them first. Hiding them makes the binary's dynamic
+# symbol table 0.2 MB instead of 6.9 MB (about 6 MB less resident memory).
+LDFLAGS := -X github.com/loupeapp/loupe/app.version=$(VERSION) -extldflags=-Wl,--exclude-libs,ALL
 BINARY  := build/bin/loupe
 
 # Build tags the window needs on this machine ("webkit2_41" where only
