@@ -192,6 +192,12 @@ func TestAcceptance(t *testing.T) {
 				want(t, colTypes(res), "DECIMAL(38,2),HUGEINT,DECIMAL(10,3)")
 				want(t, jsonRows(t, res), `[[76.4,41,2.063]]`)
 			}},
+		{"decimals-exact", `SELECT 12345678901234567.89::DECIMAL(38,2) AS big, -0.05::DECIMAL(10,2) AS small,
+				12.50::DECIMAL(10,2) AS trailing, 7::DECIMAL(10,0) AS whole, -99999999999999999999999999999999999.999::DECIMAL(38,3) AS most,
+				0.1::DECIMAL(18,1) + 0.2::DECIMAL(18,1) AS tenths, 0::DECIMAL(5,2) AS zero`,
+			func(t *testing.T, res *query.Result) {
+				want(t, jsonRows(t, res), `[["12345678901234567.89",-0.05,12.5,7,"-99999999999999999999999999999999999.999",0.3,0]]`)
+			}},
 		{"histogram", `SELECT bin, count FROM histogram(sales, qty, bin_count := 3) ORDER BY bin`,
 			func(t *testing.T, res *query.Result) {
 				want(t, fmt.Sprint(res.Rows), `[[2 < x <= 4 3] [4 < x <= 6 3] [6 < x <= 8 1] [x <= 2 5]]`)

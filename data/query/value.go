@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -14,8 +15,8 @@ import (
 
 // normalize turns a driver value into one that encodes to JSON and prints
 // the way DuckDB's own shell shows it: dates as 2006-01-02, timestamps
-// without a zone unless the type has one, huge integers exact, blobs as
-// \x hex, NaN and infinities as strings.
+// without a zone unless the type has one, huge integers and decimals exact,
+// blobs as \x hex, NaN and infinities as strings.
 func normalize(v any, typ string) any {
 	switch x := v.(type) {
 	case nil, bool, string, int64, int32, int16, int8, uint8, uint16, uint32:
@@ -37,7 +38,7 @@ func normalize(v any, typ string) any {
 		}
 		return x.String()
 	case duckdb.Decimal:
-		return Finite(x.Float64())
+		return decimal(x)
 	case time.Time:
 		return FormatTime(x, typ)
 	case duckdb.Interval:
@@ -189,4 +190,42 @@ func Size(v any) int {
 		return n
 	}
 	return 8
+}
+
+// decimal returns d as a float64 when the float prints as d's exact value
+// (12.34, a sum of prices), else as the exact decimal string, the way huge
+// integers are kept: a DECIMAL(38,2) total of 12345678901234567.89 would
+// print as 12345678901234568 through a float64.
+func decimal(d duckdb.Decimal) any {
+	exact := decimalString(d)
+	f := d.Float64()
+	if s := strconv.FormatFloat(f, 'f', -1, 64); s == exact {
+		return f
+	}
+	return exact
+}
+
+// decimalString is d's exact value in plain notation, without trailing
+// zeros after the point: 12.50 prints as 12.5, as the float does.
+func decimalString(d duckdb.Decimal) string {
+	if d.Value == nil {
+		return "0"
+	}
+	digits := new(big.Int).Abs(d.Value).String()
+	sign := ""
+	if d.Value.Sign() < 0 {
+		sign = "-"
+	}
+	scale := int(d.Scale)
+	if scale == 0 {
+		return sign + digits
+	}
+	if len(digits) <= scale {
+		digits = strings.Repeat("0", scale-len(digits)+1) + digits
+	}
+	whole, frac := digits[:len(digits)-scale], strings.TrimRight(digits[len(digits)-scale:], "0")
+	if frac == "" {
+		return sign + whole
+	}
+	return sign + whole + "." + frac
 }
