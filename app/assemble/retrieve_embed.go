@@ -2,6 +2,7 @@ package assemble
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -111,7 +112,11 @@ func (r *Retrieval) embedPass(ctx context.Context, cfg *provider.Config) error {
 func (r *Retrieval) jobState() (warning string, may bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.job.err != nil {
+	var refused *index.RefusedError
+	switch {
+	case errors.As(r.job.err, &refused):
+		warning = refused.Error()
+	case r.job.err != nil:
 		warning = fmt.Sprintf("embedding the tables in the background failed (%v); tables not embedded yet were ranked by text alone", r.job.err)
 	}
 	may = !r.job.running && (r.job.err == nil || time.Since(r.job.at) >= boostRetry)

@@ -45,6 +45,13 @@ var staffTables = map[string]string{
 // retrieval.
 func staffWorkspace(t *testing.T) *assemble.Retrieval {
 	t.Helper()
+	return workspaceOf(t, staffTables)
+}
+
+// workspaceOf returns the retrieval of a new workspace holding tables
+// (name → CSV text).
+func workspaceOf(t *testing.T, tables map[string]string) *assemble.Retrieval {
+	t.Helper()
 	ctx := context.Background()
 	ws, err := workspace.Open(ctx, t.TempDir())
 	if err != nil {
@@ -52,7 +59,7 @@ func staffWorkspace(t *testing.T) *assemble.Retrieval {
 	}
 	t.Cleanup(func() { _ = ws.Close() })
 	src := t.TempDir()
-	for name, body := range staffTables {
+	for name, body := range tables {
 		f := filepath.Join(src, name+".csv")
 		if err := os.WriteFile(f, []byte(body), 0o644); err != nil {
 			t.Fatal(err)

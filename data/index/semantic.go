@@ -34,8 +34,9 @@ type Semantic struct {
 	eng *duck.Engine
 	emb Embedder
 
-	mu   sync.Mutex
-	vecs map[string]vector // document id → vector, for emb's model
+	mu      sync.Mutex
+	vecs    map[string]vector  // document id → vector, for emb's model
+	refused map[string]refusal // document id → the model's refusal of that version
 }
 
 type vector struct {
@@ -51,7 +52,7 @@ const embedBatch = 16
 // OpenSemantic loads the table embeddings of emb's model from the
 // workspace database, creating their table if needed.
 func OpenSemantic(ctx context.Context, eng *duck.Engine, emb Embedder) (*Semantic, error) {
-	s := &Semantic{eng: eng, emb: emb, vecs: map[string]vector{}}
+	s := &Semantic{eng: eng, emb: emb, vecs: map[string]vector{}, refused: map[string]refusal{}}
 	err := eng.Write(ctx, func(c *duckdb.Conn) error {
 		for _, q := range []string{
 			"CREATE SCHEMA IF NOT EXISTS _loupe_index",
@@ -104,9 +105,10 @@ func (x *Index) semantic() *Semantic {
 // Model names the embedding model of s.
 func (s *Semantic) Model() string { return s.emb.Model() }
 
-// EmbedStats says what a Semantic.Sync did.
+// EmbedStats says what a Semantic.Sync did. Refused counts the tables the
+// model would not embed (see RefusedError).
 type EmbedStats struct {
-	Embedded, Removed, Unchanged int
+	Embedded, Removed, Unchanged, Refused int
 }
 
 // Sync embeds the tables of origin whose current version has no vector
@@ -114,19 +116,31 @@ type EmbedStats struct {
 // the vectors of origin's tables no longer present. On an error (the
 // model failing, ctx ending) what was stored stays, the stats count it,
 // and the next Sync goes on from there.
+//
+// A batch the model rejects for good (not a transient failure) is tried
+// one table at a time: tables the model rejects alone are skipped, and
+// skipped again by later Syncs until they change; the others are
+// embedded, and Sync ends with a *RefusedError naming the skipped ones.
+// When every table of the batch is rejected alone, the model, not the
+// tables, is failing: Sync stops with its error.
 func (s *Semantic) Sync(ctx context.Context, origin string, tables []Table) (EmbedStats, error) {
 	var st EmbedStats
 	s.mu.Lock()
 	keep := map[string]bool{}
 	var pending []Table
+	refused := &RefusedError{Model: s.emb.Model()}
 	for _, t := range tables {
 		t.Origin = origin
 		keep[t.id()] = true
+		if r, ok := s.refused[t.id()]; ok && r.version == t.version() {
+			refused.add(t, r.err)
+			continue
+		}
 		if v, ok := s.vecs[t.id()]; !ok || v.version != t.version() {
 			pending = append(pending, t)
 		}
 	}
-	st.Unchanged = len(tables) - len(pending)
+	st.Unchanged = len(tables) - len(pending) - len(refused.Tables)
 	var gone []string
 	for id := range s.vecs {
 		if strings.HasPrefix(id, origin+"\x1f") && !keep[id] {
@@ -150,16 +164,27 @@ func (s *Semantic) Sync(ctx context.Context, origin string, tables []Table) (Emb
 			texts[i] = embedText(t)
 		}
 		vs, err := s.emb.Embed(ctx, texts)
-		if err != nil {
+		if err == nil && len(vs) != n {
+			err = fmt.Errorf("%d vectors for %d texts", len(vs), n)
+		}
+		if err != nil && (ctx.Err() != nil || transient(err)) {
 			return st, fmt.Errorf("embed tables with %s: %w", s.emb.Model(), err)
 		}
-		if len(vs) != n {
-			return st, fmt.Errorf("embed tables with %s: %d vectors for %d texts", s.emb.Model(), len(vs), n)
+		if err != nil {
+			batch, vs, err = s.embedEach(ctx, batch, refused)
+			if err != nil {
+				st.Refused = len(refused.Tables)
+				return st, fmt.Errorf("embed tables with %s: %w", s.emb.Model(), err)
+			}
 		}
 		if err := s.store(ctx, batch, vs); err != nil {
 			return st, err
 		}
-		st.Embedded += n
+		st.Embedded += len(batch)
+	}
+	st.Refused = len(refused.Tables)
+	if st.Refused > 0 {
+		return st, refused
 	}
 	return st, nil
 }
@@ -183,6 +208,7 @@ func (s *Semantic) forget(ctx context.Context, ids []string) error {
 	s.mu.Lock()
 	for _, id := range ids {
 		delete(s.vecs, id)
+		delete(s.refused, id)
 	}
 	s.mu.Unlock()
 	return nil

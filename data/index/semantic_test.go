@@ -18,9 +18,11 @@ import (
 // share a dimension, other words hash into the rest. It counts the texts
 // it embeds.
 type conceptEmbedder struct {
-	mu    sync.Mutex
-	texts int
-	fail  error // when set, every call fails with it
+	mu     sync.Mutex
+	texts  int
+	calls  int
+	fail   error  // when set, every call fails with it
+	reject string // when set, a call with a text holding it fails (a text too long for a model)
 }
 
 var concepts = map[string]int{
@@ -33,8 +35,14 @@ func (*conceptEmbedder) Model() string { return "concepts-v1" }
 func (e *conceptEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	e.calls++
 	if e.fail != nil {
 		return nil, e.fail
+	}
+	for _, t := range texts {
+		if e.reject != "" && strings.Contains(t, e.reject) {
+			return nil, errors.New("input length exceeds the context length")
+		}
 	}
 	e.texts += len(texts)
 	out := make([][]float32, len(texts))
@@ -211,5 +219,70 @@ func TestSemanticBoostReports(t *testing.T) {
 	cancel()
 	if _, err := sem.Sync(ctx2, index.Workspace, append(changed, index.Table{Name: "extra"})); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
+	}
+}
+
+// transientErr is a failure the providers mark as worth retrying later.
+type transientErr struct{}
+
+func (transientErr) Error() string   { return "connection refused" }
+func (transientErr) Transient() bool { return true }
+
+// TestSemanticRefusedTables: a table the model will not embed (its text too
+// long for it) does not keep the tables after it from being embedded; it
+// is named in a *RefusedError, skipped by later Syncs until it changes,
+// and a model that rejects everything, or a server that is down, still
+// stops the pass.
+func TestSemanticRefusedTables(t *testing.T) {
+	ctx := context.Background()
+	ws, err := workspace.Open(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	var tables []index.Table
+	for i := range 40 {
+		name := fmt.Sprintf("orders_%02d", i)
+		if i == 3 || i == 20 {
+			name = fmt.Sprintf("enormous_%02d", i)
+		}
+		tables = append(tables, index.Table{Name: name, Version: "v1", Columns: []index.Column{{Name: "order_id", Type: "BIGINT"}}})
+	}
+	emb := &conceptEmbedder{reject: "enormous"}
+	sem, err := index.OpenSemantic(ctx, ws.Engine, emb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := sem.Sync(ctx, index.Workspace, tables)
+	var refused *index.RefusedError
+	if !errors.As(err, &refused) || !slices.Equal(refused.Tables, []string{"enormous_03", "enormous_20"}) ||
+		!strings.Contains(err.Error(), "context length") || st.Embedded != 38 || st.Refused != 2 {
+		t.Fatalf("first Sync: %+v, %v", st, err)
+	}
+	// a later Sync asks the model nothing: the refused tables are skipped
+	calls := emb.calls
+	st, err = sem.Sync(ctx, index.Workspace, tables)
+	if !errors.As(err, &refused) || st.Embedded != 0 || st.Unchanged != 38 || st.Refused != 2 || emb.calls != calls {
+		t.Errorf("second Sync: %+v, %v, %d calls", st, err, emb.calls-calls)
+	}
+	// a refused table that changes is tried again
+	emb.reject = ""
+	tables[3].Version = "v2"
+	st, err = sem.Sync(ctx, index.Workspace, tables)
+	if !errors.As(err, &refused) || !slices.Equal(refused.Tables, []string{"enormous_20"}) || st.Embedded != 1 {
+		t.Errorf("after a change: %+v, %v", st, err)
+	}
+	// a model that rejects every text is failing, not the tables
+	more := []index.Table{{Name: "a_new", Version: "v1"}, {Name: "b_new", Version: "v1"}}
+	emb.reject = "new"
+	st, err = sem.Sync(ctx, index.Workspace, append(tables, more...))
+	if err == nil || errors.As(err, &refused) || st.Embedded != 0 {
+		t.Errorf("every text rejected: %+v, %v", st, err)
+	}
+	// a server that is down stops the pass at once
+	emb.reject, emb.fail = "", transientErr{}
+	calls = emb.calls
+	if _, err := sem.Sync(ctx, index.Workspace, append(tables, more...)); err == nil || emb.calls != calls+1 {
+		t.Errorf("server down: %v after %d calls", err, emb.calls-calls)
 	}
 }

@@ -20,6 +20,16 @@ func (s *Server) FailEmbeddings(f *Fault) {
 	s.embedFault = f
 }
 
+// LimitEmbedInput makes every later embedding request that holds a text of
+// more than chars bytes fail with 400 "the input length exceeds the
+// context length", as a model with a small context does (both wires); 0
+// lifts the limit.
+func (s *Server) LimitEmbedInput(chars int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.embedLimit = chars
+}
+
 // Embedded counts the texts embedded so far (failed requests excluded).
 func (s *Server) Embedded() int {
 	s.mu.Lock()
@@ -71,6 +81,15 @@ func (s *Server) embed(w http.ResponseWriter, r *http.Request, wr wire, model st
 	if err != nil {
 		wr.writeError(w, Status(http.StatusBadRequest, err.Error()))
 		return nil
+	}
+	s.mu.Lock()
+	limit := s.embedLimit
+	s.mu.Unlock()
+	for _, t := range texts {
+		if limit > 0 && len(t) > limit {
+			wr.writeError(w, Status(http.StatusBadRequest, "the input length exceeds the context length"))
+			return nil
+		}
 	}
 	out := make([][]float32, len(texts))
 	for i, t := range texts {
