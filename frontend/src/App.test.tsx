@@ -106,6 +106,38 @@ describe('opening files', () => {
     expect(await screen.findByText('orders')).toBeInTheDocument();
   });
 
+  it('shows a refresh in progress in the sidebar, for a file and for an import, and clears it when it ends', async () => {
+    const orders = dataset('orders');
+    const pg = dataset('pg_orders', { kind: 'postgres', source: 'connection sales', part: 'SELECT * FROM orders' });
+    fake.listDatasets.mockResolvedValue([orders, pg]);
+    let finish!: () => void;
+    fake.refreshDataset.mockImplementation(() => new Promise<void>((r) => (finish = r)));
+    render(<App />);
+    const menu = async (name: string, item: string) => {
+      fireEvent.click(await screen.findByRole('button', { name: `Actions for ${name}` }));
+      fireEvent.click(screen.getByRole('menuitem', { name: item }));
+    };
+
+    await menu('pg_orders', 'Refresh');
+    expect(fake.refreshDataset).toHaveBeenCalledWith('pg_orders');
+    const loads = screen.getByTestId('loads');
+    expect(loads).toHaveTextContent('connection sales → pg_orders');
+    expect(loads).toHaveTextContent('Starting');
+    act(() => emit('import:progress', { connection: 'sales', table: 'pg_orders', phase: 'reading', rows: 250_000, maxRows: 1_000_000 }));
+    expect(loads).toHaveTextContent('Reading · 250,000 rows');
+    // the import dialog's own imports are not shown here
+    act(() => emit('import:progress', { connection: 'sales', table: 'other', phase: 'reading', rows: 5, maxRows: 10 }));
+    expect(screen.getAllByRole('progressbar')).toHaveLength(1);
+    await act(async () => finish());
+    expect(screen.queryByTestId('loads')).toBeNull();
+
+    await menu('orders', 'Refresh');
+    act(() => emit('load:progress', { file: '/data/orders.csv', table: 'orders', phase: 'reading', percent: 60, rows: 600, bytes: 600, totalBytes: 1000 }));
+    expect(screen.getByRole('progressbar', { name: 'Loading orders.csv' })).toHaveAttribute('aria-valuenow', '60');
+    await act(async () => finish());
+    expect(screen.queryByTestId('loads')).toBeNull();
+  });
+
   it('opens the files the desktop runtime reports dropped', async () => {
     render(<App />);
     await waitFor(() => expect(fake.onFileDrop).toHaveBeenCalled());

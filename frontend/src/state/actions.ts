@@ -2,7 +2,7 @@
 // Each action takes the store; components get them bound through useActions.
 import { useMemo } from 'react';
 import * as api from '../api';
-import type { AgentEvent, LoadProgress, LoadReport, SandboxProgress } from '../api';
+import type { AgentEvent, ImportProgress, LoadProgress, LoadReport, SandboxProgress } from '../api';
 import { problemOf, type Problem } from './problem';
 import { useStoreApi, type Store, type View } from './store';
 
@@ -125,14 +125,48 @@ export async function renameDataset(store: Store, name: string, newName: string)
   }
 }
 
+/**
+ * refreshDataset reloads a dataset from its file, or re-runs its import, with
+ * its progress where loads are shown (the file's load:progress events, or the
+ * import's import:progress ones) until it ends.
+ */
 export async function refreshDataset(store: Store, name: string): Promise<void> {
+  const d = store.get().datasets?.find((x) => x.name === name);
+  const key = d && !d.source.startsWith('connection ') ? d.source : importKey(name);
+  const start: LoadProgress = { file: d?.source ?? name, table: name, phase: 'starting', percent: -1, rows: 0, bytes: 0, totalBytes: 0 };
+  store.set((s) => ({ loads: { ...s.loads, [key]: start } }));
   try {
     await api.refreshDataset(name);
     notify(store, 'info', `Reloaded ${name} from its source`);
     await refreshDatasets(store);
   } catch (err) {
     notifyProblem(store, err, `Could not reload ${name}`);
+  } finally {
+    store.set((s) => {
+      const loads = { ...s.loads };
+      delete loads[key];
+      return { loads };
+    });
   }
+}
+
+/** importKey is where a refreshing import's progress is kept in loads. */
+function importKey(table: string): string {
+  return `import:${table}`;
+}
+
+/**
+ * onImportProgress shows an import:progress event where loads are shown when
+ * the import is a refresh started there (refreshDataset); the import dialog
+ * shows its own imports.
+ */
+export function onImportProgress(store: Store, p: ImportProgress): void {
+  const key = importKey(p.table);
+  store.set((s) => {
+    const cur = s.loads[key];
+    if (!cur) return {};
+    return { loads: { ...s.loads, [key]: { ...cur, phase: p.phase, rows: p.rows, percent: -1 } } };
+  });
 }
 
 export async function removeDataset(store: Store, name: string): Promise<void> {

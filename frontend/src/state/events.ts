@@ -1,8 +1,9 @@
 // The backend's pushed events, wired into the store once per app.
 import { useEffect } from 'react';
 import * as api from '../api';
-import type { AgentEvent, LoadProgress, SandboxProgress, Status } from '../api';
+import type { AgentEvent, ImportProgress, LoadProgress, SandboxProgress, Status } from '../api';
 import {
+  onImportProgress,
   onLoadProgress,
   onReportDelta,
   onRunEvents,
@@ -21,6 +22,7 @@ export function useBackend(store: Store): void {
     const offs = [
       api.onEvent('run:events', (b: { runId: string; chatId: string; events: AgentEvent[] }) => onRunEvents(store, b)),
       api.onEvent('load:progress', (p: LoadProgress) => onLoadProgress(store, p)),
+      api.onEvent('import:progress', (p: ImportProgress) => onImportProgress(store, p)),
       api.onEvent('datasets:changed', () => void refreshDatasets(store)),
       api.onEvent('status:changed', (s: Status) => store.set({ status: s })),
       api.onEvent('report:delta', (d: { runId: string; text: string; reset?: boolean }) => onReportDelta(store, d)),

@@ -8,16 +8,16 @@ export function LoadPanel() {
   const a = useActions();
   const loads = useStore((s) => s.loads);
   const failures = useStore((s) => s.loadFailures);
-  const list = Object.values(loads);
+  const list = Object.entries(loads);
   if (list.length === 0 && failures.length === 0) return null;
   return (
     <div className="loads" aria-label="Loading files" data-testid="loads">
-      {list.map((p) => {
+      {list.map(([key, p]) => {
         // Percent is -1 while the loader cannot tell.
         const known = (p.percent ?? -1) >= 0 && p.phase !== 'starting';
         const pct = Math.max(0, Math.min(100, p.percent ?? 0));
         return (
-          <div className="load" key={p.file}>
+          <div className="load" key={key}>
             <div className="load__line">
               <span className="load__name" title={p.file}>
                 {p.table ? `${basename(p.file)} → ${p.table}` : basename(p.file)}
