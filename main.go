@@ -47,9 +47,9 @@ func main() {
 		os.Exit(code)
 	}
 
-	// The window installs no signal handler of its own: Wails already closes
-	// the window on SIGINT/SIGTERM and runs OnShutdown, and a second handler
-	// quitting GTK at the same moment crashes it.
+	// Wails closes the window on SIGINT/SIGTERM and runs OnShutdown; the
+	// window adds no handler that touches GTK (quitting GTK from two places
+	// at once crashes it), only exitIfStuck's last resort.
 	if err := runWindow(); err != nil {
 		fmt.Fprintf(os.Stderr, "loupe: %v\n", err)
 		os.Exit(1)
@@ -64,6 +64,7 @@ func runWindow() error {
 	}
 
 	a := app.New(app.Options{})
+	defer exitIfStuck(a, quitGrace)()
 	started := time.Now()
 	err = wails.Run(&options.App{
 		Title:     "Loupe",
@@ -103,4 +104,39 @@ func runWindow() error {
 		return fmt.Errorf("run window: %w", err)
 	}
 	return nil
+}
+
+// quitGrace is how long a SIGINT or SIGTERM may take to close the window
+// before exitIfStuck ends the app.
+const quitGrace = 5 * time.Second
+
+// exitIfStuck ends the process when a SIGINT or SIGTERM has not closed
+// the window within grace: Wails' quit waits while a native dialog (the
+// open-files dialog, say) runs its own GTK loop. It closes a's workspace
+// first (a.Shutdown cancels runs and loads, so nothing committed is lost)
+// and exits with status 130. It touches no GTK. The returned func stops
+// the watch; call it when the window has closed.
+func exitIfStuck(a *app.App, grace time.Duration) (stop func()) {
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-sig:
+		case <-done:
+			return
+		}
+		select {
+		case <-time.After(grace):
+			slog.Warn("the window did not close within the grace period after the signal (a native dialog is open?); closing the workspace and exiting",
+				"subsystem", "app", "grace", grace)
+			a.Shutdown(context.Background())
+			os.Exit(130)
+		case <-done:
+		}
+	}()
+	return func() {
+		signal.Stop(sig)
+		close(done)
+	}
 }

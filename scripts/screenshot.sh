@@ -20,8 +20,8 @@
 # Fails when the app exits early, the window never appears, the window stays
 # a flat colour (a blank webview), the file chosen in the dialog never loads
 # (checked afterwards with `loupe sql` on the same workspace), the question
-# is not answered, or the app
-# does not exit cleanly on SIGTERM. Needs xvfb, xdotool and imagemagick
+# is not answered, the app does not exit cleanly on SIGTERM, or Ctrl+C with
+# the open dialog showing does not end it. Needs xvfb, xdotool and imagemagick
 # (scripts/deps.sh installs them). The app's output is kept beside the shots.
 #
 # Environment: LOUPE_SMOKE_TIMEOUT seconds to wait for each window (default 90).
@@ -173,10 +173,11 @@ metrics() {
   } | tee "$shots/window-metrics.txt"
 }
 
-# open_file FILE: Ctrl+O in the window, then FILE typed into the location bar
-# of the native GTK dialog; waits until the app has loaded it.
-open_file() {
-  local dialog="" begin=$SECONDS
+# open_dialog: Ctrl+O in the window; waits for the native GTK open dialog
+# and sets dialog to its window id.
+open_dialog() {
+  local begin=$SECONDS
+  dialog=""
   xdotool windowfocus --sync "$wid" 2>>"$log" || true
   # A click on the sidebar's empty part gives the page the keyboard.
   xdotool mousemove --window "$wid" 130 500 click 1 2>>"$log"
@@ -186,6 +187,13 @@ open_file() {
     sleep 0.2
     dialog=$(xdotool search --onlyvisible --name '^Open data files$' 2>/dev/null | head -n1 || true)
   done
+}
+
+# open_file FILE: the open dialog, then FILE typed into its location bar;
+# waits until the app has loaded it.
+open_file() {
+  local begin=$SECONDS
+  open_dialog
   # GTK takes keys once the dialog has settled: type slowly, check, confirm.
   sleep 0.5
   xdotool windowfocus --sync "$dialog" 2>>"$log" || true
@@ -259,3 +267,21 @@ retries=0
 start window-dark GTK_THEME=Adwaita:dark
 snap
 finish
+
+# Ctrl+C in the terminal while the open dialog shows: Wails' quit waits for
+# the dialog, so the app closes its workspace and exits by itself (status
+# 130, within its 5 s grace) instead of hanging until the dialog closes.
+retries=0
+start window-interrupt GTK_THEME=Adwaita
+open_dialog
+kill -INT "$pid"
+begin=$SECONDS status=0
+while kill -0 "$pid" 2>/dev/null; do
+  ((SECONDS - begin < 15)) || die "Ctrl+C with the open dialog showing did not end the app within 15 s; log $log"
+  sleep 0.2
+done
+wait "$pid" || status=$?
+app_pid=""
+((status == 130)) && grep -q 'closing the workspace and exiting' "$log" ||
+  die "Ctrl+C with the open dialog showing: status $status, want 130 and the app's exit line; log $log"
+printf 'Ctrl+C with the open dialog showing: exited in %d s (status 130)\n' $((SECONDS - begin))
