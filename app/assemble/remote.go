@@ -42,11 +42,14 @@ type Remote struct {
 	closed bool
 
 	derived sync.Once
-	ds      []catalog.Dataset // Datasets, in Schema.Tables order
-	tables  []index.Table     // what the index holds, in the same order
-	byName  map[string]int    // tableName → position
-	lookup  map[string]int    // lower-cased schema.name and bare name → position
-	fks     []agent.JoinPath  // every declared join path
+	byName  map[string]int   // tableName → position
+	lookup  map[string]int   // lower-cased schema.name and bare name → position
+	fks     []agent.JoinPath // every declared join path
+
+	// notesMu guards notes and view, which SetNotes replaces.
+	notesMu sync.RWMutex
+	notes   remote.Notes
+	view    *noted
 
 	linksOnce sync.Once
 	idLinks   *joins.Links // id-like columns, for bridges where no keys are declared
@@ -88,20 +91,15 @@ func (r *Remote) Run(ctx context.Context, sql string, lim query.Limits) (*query.
 // datasets (the tools' Catalog). The datasets' columns are shared: do
 // not modify them.
 func (r *Remote) Datasets(context.Context) ([]catalog.Dataset, error) {
-	r.derive()
-	return slices.Clone(r.ds), nil
+	return slices.Clone(r.current().ds), nil
 }
 
-// derive builds, once, the datasets, the index descriptions and the
-// declared join paths from the schema.
+// derive builds, once, the lookups, the declared join paths and the
+// tables described with the notes given so far (SetNotes).
 func (r *Remote) derive() {
 	r.derived.Do(func() {
-		kind := ""
-		if r.Source != nil {
-			kind = string(r.Source.Dialect().Kind)
-		}
 		n := len(r.Schema.Tables)
-		r.ds, r.tables, r.byName = make([]catalog.Dataset, n), make([]index.Table, n), make(map[string]int, n)
+		r.byName = make(map[string]int, n)
 		r.lookup = make(map[string]int, 2*n)
 		for i := range r.Schema.Tables {
 			t := &r.Schema.Tables[i]
@@ -111,19 +109,12 @@ func (r *Remote) derive() {
 			}
 		}
 		for i := range r.Schema.Tables {
-			t := &r.Schema.Tables[i]
-			name := r.tableName(t)
-			r.byName[name] = i
-			d := catalog.Dataset{Name: name, Kind: kind, Source: r.Name, Storage: t.Kind, Rows: max(t.Rows, 0)}
-			for _, c := range t.Columns {
-				d.Columns = append(d.Columns, catalog.Column{Name: c.Name, Type: c.Type})
-			}
-			r.ds[i] = d
+			r.byName[r.tableName(&r.Schema.Tables[i])] = i
 		}
 		r.fks = r.declaredPaths()
-		for i := range r.Schema.Tables {
-			r.tables[i] = r.indexTable(&r.Schema.Tables[i])
-		}
+		r.notesMu.Lock()
+		r.view = r.describeAll(r.notes)
+		r.notesMu.Unlock()
 	})
 }
 
@@ -204,19 +195,21 @@ func (r *Remote) header() agent.Schema {
 
 // PromptSchema describes the whole connected database for the agent's
 // prompt: its dialect and tips, every table with columns, types and
-// comments, and every declared join path. It suits small databases only;
+// descriptions (the user's notes, else the database's comments), and
+// every declared join path. It suits small databases only;
 // Retrieve narrows the prompt to the tables a question needs.
 func (r *Remote) PromptSchema() agent.Schema {
-	r.derive()
+	v := r.current()
 	s := r.header()
 	for i := range r.Schema.Tables {
 		t := &r.Schema.Tables[i]
-		at := agent.Table{Name: r.tableName(t), Rows: max(t.Rows, 0), Description: t.Comment}
+		d := v.ds[i]
+		at := agent.Table{Name: d.Name, Rows: d.Rows, Description: d.Description()}
 		if t.Kind != "" && t.Kind != "table" {
 			at.Source = t.Kind
 		}
-		for _, c := range t.Columns {
-			at.Columns = append(at.Columns, agent.Column{Name: c.Name, Type: c.Type, Description: c.Comment})
+		for _, c := range d.Columns {
+			at.Columns = append(at.Columns, agent.Column{Name: c.Name, Type: c.Type, Description: c.Description()})
 		}
 		s.Tables = append(s.Tables, at)
 	}

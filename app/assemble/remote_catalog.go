@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/loupeapp/loupe/data/catalog"
 	"github.com/loupeapp/loupe/data/index"
 	"github.com/loupeapp/loupe/data/remote"
 	"github.com/loupeapp/loupe/tools/search"
@@ -34,8 +35,9 @@ func Origin(name string) string { return "remote:" + name }
 
 // Catalog keeps sch, just discovered on the connection called name, as its
 // catalog (dir/catalog.json, replaced atomically) and in its schema index
-// (dir/schema-index), where only new and changed tables are re-indexed
-// and tables no longer there are removed. dir is the connection's
+// (dir/schema-index), described with the user's notes kept in dir, where
+// only new and changed tables are re-indexed and tables no longer there
+// are removed. dir is the connection's
 // remote.Store.CacheDir.
 func Catalog(ctx context.Context, dir, name string, sch *remote.Schema) (CatalogStats, error) {
 	r := NewRemote(name, nil, sch)
@@ -86,13 +88,19 @@ func (r *Remote) catalog(ctx context.Context, dir string) (*index.Index, Catalog
 	if fi, err := os.Stat(remote.CatalogPath(dir)); err == nil {
 		st.CatalogBytes = fi.Size()
 	}
+	notes, err := remote.LoadNotes(dir)
+	if err != nil {
+		return nil, st, err
+	}
+	r.notesMu.Lock()
+	r.notes = notes // before derive describes the tables with them
+	r.notesMu.Unlock()
 	start = time.Now()
 	idx, err := index.Open(dir)
 	if err != nil {
 		return nil, st, fmt.Errorf("open the schema index of %s: %w", r.Name, err)
 	}
-	r.derive()
-	sync, err := idx.Sync(ctx, Origin(r.Name), r.tables)
+	sync, err := idx.Sync(ctx, Origin(r.Name), r.current().tables)
 	if err != nil {
 		return nil, st, errors.Join(fmt.Errorf("index the schema of %s: %w", r.Name, err), idx.Close())
 	}
@@ -101,19 +109,20 @@ func (r *Remote) catalog(ctx context.Context, dir string) (*index.Index, Catalog
 	return idx, st, nil
 }
 
-// indexTable describes t for the schema index: its name as the tools
-// know it, its schema as the source searched lightly, its comment and its
-// columns' comments as text, its keys, and its foreign keys by the names
-// of the tables they refer to.
-func (r *Remote) indexTable(t *remote.Table) index.Table {
-	it := index.Table{Name: r.tableName(t), Origin: Origin(r.Name), Source: t.Schema, Group: t.Schema,
-		Description: t.Comment, Rows: t.Rows, PrimaryKey: t.PrimaryKey}
+// indexTable describes t, which the tools see as d, for the schema
+// index: its name as the tools know it, its schema as the source searched
+// lightly, its and its columns' descriptions (the user's notes, else the
+// database's comments) as text, its keys, and its foreign keys by the
+// names of the tables they refer to.
+func (r *Remote) indexTable(t *remote.Table, d catalog.Dataset) index.Table {
+	it := index.Table{Name: d.Name, Origin: Origin(r.Name), Source: t.Schema, Group: t.Schema,
+		Description: d.Description(), Rows: t.Rows, PrimaryKey: t.PrimaryKey}
 	if t.Kind != "" && t.Kind != "table" {
 		it.Source = t.Kind + " " + t.Schema
 	}
-	it.Columns = make([]index.Column, len(t.Columns))
-	for i, c := range t.Columns {
-		it.Columns[i] = index.Column{Name: c.Name, Type: c.Type, Description: c.Comment}
+	it.Columns = make([]index.Column, len(d.Columns))
+	for i, c := range d.Columns {
+		it.Columns[i] = index.Column{Name: c.Name, Type: c.Type, Description: c.Description()}
 	}
 	for _, fk := range t.ForeignKeys {
 		to := fk.RefTable
@@ -140,8 +149,7 @@ func (r *Remote) searchIndex(ctx context.Context) (*index.Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.derive()
-	if _, err := idx.Sync(ctx, Origin(r.Name), r.tables); err != nil {
+	if _, err := idx.Sync(ctx, Origin(r.Name), r.current().tables); err != nil {
 		return nil, errors.Join(fmt.Errorf("index the schema of %s: %w", r.Name, err), idx.Close())
 	}
 	r.idx = idx

@@ -15,20 +15,21 @@ import (
 // Retrieve builds the data section of the agent's prompt for question
 // over the connected database, as Retrieve does for the workspace: the
 // dialect and its tips, the best-matching tables (budget.Tables) with the
-// tables that join them, their relevant columns and comments, the declared
+// tables that join them, their relevant columns and descriptions (the
+// user's notes, else the database's comments), the declared
 // join paths among them, and one line per other table when there are few
 // — all within budget.Tokens. search_schema and list_datasets reach the
 // rest.
 func (r *Remote) Retrieve(ctx context.Context, question string, budget Budget) (agent.Schema, Meta, error) {
 	start := time.Now()
 	b := budget.withDefaults()
-	r.derive()
+	v := r.current()
 	idx, err := r.searchIndex(ctx)
 	if err != nil {
 		return agent.Schema{}, Meta{}, err
 	}
-	meta := Meta{Total: len(r.ds)}
-	chosen, err := r.choose(ctx, idx, question, b, &meta)
+	meta := Meta{Total: len(v.ds)}
+	chosen, err := r.choose(ctx, v, idx, question, b, &meta)
 	if err != nil {
 		return agent.Schema{}, Meta{}, err
 	}
@@ -47,12 +48,12 @@ func (r *Remote) Retrieve(ctx context.Context, question string, budget Budget) (
 	}
 	byName := make(map[string]catalog.Dataset, len(chosen))
 	for _, c := range chosen {
-		d := r.promptDataset(c.Name)
+		d := r.promptDataset(v, c.Name)
 		byName[c.Name] = d
-		s.Tables = append(s.Tables, r.withComments(describe(d, c.Columns, keyCols[c.Name], wideColumns)))
+		s.Tables = append(s.Tables, describe(d, c.Columns, keyCols[c.Name], wideColumns))
 	}
 	var others []agent.Table
-	for i, d := range r.ds {
+	for i, d := range v.ds {
 		if !in[d.Name] {
 			others = append(others, agent.Table{Name: d.Name, Rows: d.Rows, Source: kindNote(r.Schema.Tables[i].Kind)})
 		}
@@ -63,7 +64,7 @@ func (r *Remote) Retrieve(ctx context.Context, question string, budget Budget) (
 
 // choose picks the tables to describe: all of a small database, else the
 // best hits with the tables that join them.
-func (r *Remote) choose(ctx context.Context, idx *index.Index, question string, b Budget, meta *Meta) ([]Retrieved, error) {
+func (r *Remote) choose(ctx context.Context, v *noted, idx *index.Index, question string, b Budget, meta *Meta) ([]Retrieved, error) {
 	hits, err := idx.Search(ctx, question, index.Options{K: max(b.Tables*2, 20), Origin: Origin(r.Name)})
 	if err != nil {
 		return nil, fmt.Errorf("search the schema of %s: %w", r.Name, err)
@@ -81,8 +82,8 @@ func (r *Remote) choose(ctx context.Context, idx *index.Index, question string, 
 		out = append(out, rt)
 		seen[rt.Name] = true
 	}
-	if len(r.ds) <= b.Tables {
-		for _, d := range r.ds {
+	if len(v.ds) <= b.Tables {
+		for _, d := range v.ds {
 			if !seen[d.Name] {
 				out = append(out, Retrieved{Name: d.Name})
 			}
@@ -92,7 +93,7 @@ func (r *Remote) choose(ctx context.Context, idx *index.Index, question string, 
 	if len(out) == 0 {
 		// Nothing matches ("hello"): the largest tables, so that the
 		// prompt is never empty while tables exist.
-		return r.largest(min(b.Tables, 5)), nil
+		return largest(v.ds, min(b.Tables, 5)), nil
 	}
 	// The best few hits, then the tables that join them (which a
 	// question rarely names), then the other hits.
@@ -167,58 +168,34 @@ func (r *Remote) bridges(chosen []string, n int) []string {
 
 // links maps the id-like columns of every table, built once.
 func (r *Remote) links() *joins.Links {
-	r.linksOnce.Do(func() { r.idLinks = joins.NewLinks(r.tables) })
+	r.linksOnce.Do(func() { r.idLinks = joins.NewLinks(r.current().tables) })
 	return r.idLinks
 }
 
-// largest returns the n tables with the most rows (by the server's
-// estimate).
-func (r *Remote) largest(n int) []Retrieved {
-	order := make([]int, len(r.ds))
+// largest returns the n tables of ds with the most rows (by the
+// server's estimate).
+func largest(ds []catalog.Dataset, n int) []Retrieved {
+	order := make([]int, len(ds))
 	for i := range order {
 		order[i] = i
 	}
-	sort.SliceStable(order, func(a, b int) bool { return r.ds[order[a]].Rows > r.ds[order[b]].Rows })
+	sort.SliceStable(order, func(a, b int) bool { return ds[order[a]].Rows > ds[order[b]].Rows })
 	out := make([]Retrieved, 0, n)
 	for _, i := range order[:min(n, len(order))] {
-		out = append(out, Retrieved{Name: r.ds[i].Name})
+		out = append(out, Retrieved{Name: ds[i].Name})
 	}
 	return out
 }
 
 // promptDataset is the table called name as describe shows it: its
-// columns, and its kind in place of a source when it is not a plain table.
-func (r *Remote) promptDataset(name string) catalog.Dataset {
+// columns with their descriptions (the user's notes, else the database's
+// comments), and its kind in place of a source when it is not a plain
+// table.
+func (r *Remote) promptDataset(v *noted, name string) catalog.Dataset {
 	i := r.byName[name]
-	d := r.ds[i]
+	d := v.ds[i]
 	d.Source = kindNote(r.Schema.Tables[i].Kind)
 	return d
-}
-
-// withComments adds the source's comments to a described table: the
-// table's before describe's note, and each shown column's.
-func (r *Remote) withComments(t agent.Table) agent.Table {
-	i, ok := r.byName[t.Name]
-	if !ok {
-		return t
-	}
-	rt := &r.Schema.Tables[i]
-	switch {
-	case rt.Comment != "" && t.Description != "":
-		t.Description = rt.Comment + ". " + t.Description
-	case rt.Comment != "":
-		t.Description = rt.Comment
-	}
-	comments := make(map[string]string, len(rt.Columns))
-	for _, c := range rt.Columns {
-		if c.Comment != "" {
-			comments[c.Name] = c.Comment
-		}
-	}
-	for j := range t.Columns {
-		t.Columns[j].Description = comments[t.Columns[j].Name]
-	}
-	return t
 }
 
 // kindNote is what the prompt says of a table's kind: nothing for a

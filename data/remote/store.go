@@ -82,7 +82,8 @@ func (s *Store) Get(name string) (Profile, error) {
 // Put checks p and saves it, replacing a profile of the same name. It
 // returns the profile as saved (defaults filled in). When it replaces a
 // different profile, the old one's catalog and index are removed: they
-// describe another database.
+// describe another database. The user's notes stay (see Notes): a note
+// on a table the edited connection does not have is ignored.
 func (s *Store) Put(p Profile) (Profile, error) {
 	p, err := p.Normalize()
 	if err != nil {
@@ -107,13 +108,13 @@ func (s *Store) Put(p Profile) (Profile, error) {
 		return p, err
 	}
 	if changed {
-		return p, removeCache(s.CacheDir(p.Name))
+		return p, clearCache(s.CacheDir(p.Name))
 	}
 	return p, nil
 }
 
-// Remove deletes the profile called name with its cache (catalog and
-// schema index); ErrNoProfile when there is none.
+// Remove deletes the profile called name with its cache (catalog, schema
+// index and the user's notes); ErrNoProfile when there is none.
 func (s *Store) Remove(name string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
