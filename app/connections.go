@@ -198,7 +198,7 @@ func profileOf(in ConnectionInput) (remote.Profile, *string, error) {
 
 // SaveConnection saves a connection, replacing the one it edits, and
 // returns it as saved. Renamed, it keeps its conversations (they name
-// the new name). The password goes to the OS keychain (or, where
+// the new name) and the notes on its tables. The password goes to the OS keychain (or, where
 // there is none, a private file, which Warning says); it never comes back.
 // Saving does not test the connection: TestConnectionInput does.
 func (a *App) SaveConnection(in ConnectionInput) (*Connection, error) {
@@ -247,6 +247,9 @@ func (a *App) SaveConnection(in ConnectionInput) (*Connection, error) {
 		}
 		if err := a.moveImports(prev, p.Name); err != nil {
 			return nil, err
+		}
+		if err := ps.MoveNotes(prev, p.Name); err != nil {
+			return nil, wrap(fmt.Errorf("keep the notes on the tables of %s after its rename: %w", prev, err))
 		}
 		if err := ps.Remove(prev); err != nil && !errors.Is(err, remote.ErrNoProfile) {
 			return nil, wrap(err)
@@ -302,8 +305,9 @@ func (a *App) moveImports(from, to string) error {
 	return nil
 }
 
-// RemoveConnection forgets a connection and its password. Conversations
-// about it stay; asking in them says the connection is gone.
+// RemoveConnection forgets a connection, its password and the notes on
+// its tables. Conversations about it stay; asking in them says the
+// connection is gone.
 func (a *App) RemoveConnection(name string) error {
 	ps, err := a.profiles()
 	if err != nil {

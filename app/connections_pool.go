@@ -144,8 +144,9 @@ func (a *App) remote(ctx context.Context, name string) (*assemble.Remote, func()
 }
 
 // openRemote connects to the saved connection name and discovers its
-// schema. Its schema index is built in memory when first searched rather
-// than kept in the connection's cache folder (assemble.OpenRemote): the
+// schema, described with the user's notes on it. Its schema index is
+// built in memory when first searched rather than kept in the
+// connection's cache folder (assemble.OpenRemote): the
 // window holds a connection for long, and the index on disk is locked
 // while open, which would keep `loupe ask --connection` out meanwhile.
 func (a *App) openRemote(ctx context.Context, name string) (*assemble.Remote, error) {
@@ -163,7 +164,12 @@ func (a *App) openRemote(ctx context.Context, name string) (*assemble.Remote, er
 		return nil, fmt.Errorf("read the schema of %s: %w", p.Name, err)
 	}
 	a.log.Info("connected", "connection", p.Name, "kind", p.Kind, "tables", len(sch.Tables), "elapsed", sch.Elapsed)
-	return assemble.NewRemote(p.Name, src, sch), nil
+	r := assemble.NewRemote(p.Name, src, sch)
+	if err := a.useNotes(ctx, r); err != nil {
+		_ = r.Close()
+		return nil, err
+	}
+	return r, nil
 }
 
 // ConnectionSchema is what a connection holds, for the sidebar.
@@ -184,18 +190,21 @@ type ConnectionTable struct {
 	Kind    string             `json:"kind"` // table, view, materialized view, …
 	Rows    int64              `json:"rows"` // the server's estimate; -1 when it has none
 	Comment string             `json:"comment,omitempty"`
+	Note    string             `json:"note,omitempty"` // the user's (SetConnectionNote)
 	Columns []ConnectionColumn `json:"columns"`
 }
 
 // ConnectionColumn is a column of a connected table.
 type ConnectionColumn struct {
-	Name string `json:"name"`
-	Type string `json:"type"`
+	Name    string `json:"name"`
+	Type    string `json:"type"`
+	Comment string `json:"comment,omitempty"` // the database's own
+	Note    string `json:"note,omitempty"`    // the user's
 }
 
 // ConnectionTables connects to a saved connection (or reuses the open
-// one) and returns its tables and views. refresh reads the schema again,
-// for tables added since.
+// one) and returns its tables and views, with the user's notes on them.
+// refresh reads the schema again, for tables added since.
 func (a *App) ConnectionTables(name string, refresh bool) (*ConnectionSchema, error) {
 	if refresh {
 		a.chats.remotes.evict(name)
@@ -205,6 +214,10 @@ func (a *App) ConnectionTables(name string, refresh bool) (*ConnectionSchema, er
 		return nil, err
 	}
 	defer release()
+	notes, err := a.connectionNotes(name)
+	if err != nil {
+		return nil, err
+	}
 	schemas := map[string]bool{}
 	for _, t := range r.Schema.Tables {
 		schemas[t.Schema] = true
@@ -213,13 +226,14 @@ func (a *App) ConnectionTables(name string, refresh bool) (*ConnectionSchema, er
 	out := &ConnectionSchema{Name: name, Dialect: d.Name, Version: d.Version, Database: r.Schema.Database,
 		Tables: make([]ConnectionTable, len(r.Schema.Tables))}
 	for i, t := range r.Schema.Tables {
-		ct := ConnectionTable{Name: t.Name, Schema: t.Schema, Kind: t.Kind, Rows: t.Rows, Comment: t.Comment,
+		tn := notes.Of(&t)
+		ct := ConnectionTable{Name: t.Name, Schema: t.Schema, Kind: t.Kind, Rows: t.Rows, Comment: t.Comment, Note: tn.Note,
 			Columns: make([]ConnectionColumn, len(t.Columns))}
 		if len(schemas) > 1 {
 			ct.Name = t.QualifiedName()
 		}
 		for j, c := range t.Columns {
-			ct.Columns[j] = ConnectionColumn{Name: c.Name, Type: c.Type}
+			ct.Columns[j] = ConnectionColumn{Name: c.Name, Type: c.Type, Comment: c.Comment, Note: tn.Columns[c.Name]}
 		}
 		out.Tables[i] = ct
 	}

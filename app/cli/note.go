@@ -12,13 +12,15 @@ import (
 )
 
 func init() {
-	register(command{"note", "note [--workspace DIR] TABLE [COLUMN] TEXT", "note what a table or column holds (empty TEXT clears); the agent searches and reads notes", runNote})
+	register(command{"note", "note [--workspace DIR | --connection NAME] TABLE [COLUMN] TEXT", "note what a table or column holds (empty TEXT clears); the agent searches and reads notes", runNote})
 }
 
 // runNote sets the user's note on a dataset (TABLE TEXT) or on one of its
-// columns (TABLE COLUMN TEXT).
+// columns (TABLE COLUMN TEXT); with --connection, on a table of that
+// saved connection (see runConnectionNote).
 func runNote(ctx context.Context, e env, args []string) int {
 	fs, ws := newFlags("note", e)
+	conn := fs.String("connection", "", "note a table of a connected database (see loupe connect) instead of a dataset")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return ExitUsage
@@ -26,6 +28,13 @@ func runNote(ctx context.Context, e env, args []string) int {
 	if len(pos) < 2 || len(pos) > 3 {
 		fmt.Fprintln(e.stderr, `loupe note: give TABLE TEXT or TABLE COLUMN TEXT, e.g. loupe note orders "One row per web order"`)
 		return ExitUsage
+	}
+	if *conn != "" {
+		if *ws != "" {
+			fmt.Fprintln(e.stderr, "loupe note: give --workspace or --connection, not both")
+			return ExitUsage
+		}
+		return runConnectionNote(ctx, e, *conn, pos)
 	}
 	table, text := pos[0], pos[len(pos)-1]
 	w, err := openWorkspace(ctx, *ws)

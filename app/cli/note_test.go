@@ -80,7 +80,7 @@ func TestNote(t *testing.T) {
 	if d := storedNotes(t, ws, "t_x17"); d.Note != "" {
 		t.Errorf("table note not cleared: %q", d.Note)
 	}
-	if _, out, _ := run(t, "", "help"); !strings.Contains(out, "loupe note [--workspace DIR] TABLE [COLUMN] TEXT") {
+	if _, out, _ := run(t, "", "help"); !strings.Contains(out, "loupe note [--workspace DIR | --connection NAME] TABLE [COLUMN] TEXT") {
 		t.Errorf("usage lacks note:\n%s", out)
 	}
 }

@@ -1,0 +1,136 @@
+package app_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/loupeapp/loupe/agent"
+	"github.com/loupeapp/loupe/agent/llm/fake"
+	"github.com/loupeapp/loupe/app"
+	"github.com/loupeapp/loupe/data/catalog"
+)
+
+// connTable returns the table called name of the connection conn as the
+// sidebar gets it.
+func connTable(t *testing.T, a *app.App, conn, name string) app.ConnectionTable {
+	t.Helper()
+	sch, err := a.ConnectionTables(conn, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tb := range sch.Tables {
+		if tb.Name == name {
+			return tb
+		}
+	}
+	t.Fatalf("%s has no table %s", conn, name)
+	return app.ConnectionTable{}
+}
+
+func connColumn(tb app.ConnectionTable, col string) app.ConnectionColumn {
+	for _, c := range tb.Columns {
+		if c.Name == col {
+			return c
+		}
+	}
+	return app.ConnectionColumn{}
+}
+
+const codecNote = "Audio codec and container of each file; AAC is Apple's"
+
+// Notes on a connection's table reach the agent (a question only the note
+// answers brings the table into the prompt, with its notes), show in the
+// sidebar's schema, survive reading the schema again and a rename, and go
+// with the connection; bad notes are refused and change nothing.
+func TestSetConnectionNote(t *testing.T) {
+	e := newEnv(t, setup{respond: func(fake.Request) fake.Turn { return fake.Text("Mostly MPEG audio.") }})
+	e.addChinook(t)
+	if err := e.app.SetConnectionNote("music", "MediaType", codecNote, map[string]string{"name": "codec, e.g. MPEG audio file"}); err != nil {
+		t.Fatal(err)
+	}
+	mt := connTable(t, e.app, "music", "MediaType")
+	if mt.Note != codecNote || connColumn(mt, "Name").Note != "codec, e.g. MPEG audio file" || connColumn(mt, "MediaTypeId").Note != "" {
+		t.Fatalf("the sidebar's schema: %+v", mt)
+	}
+
+	chat, err := e.app.NewConnectionChat("music")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := e.app.Ask(chat.ID, "Which audio codec containers are most common?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out := e.rec.waitFinished(t, res.RunID, 30*time.Second); out.Status != agent.Done {
+		t.Fatalf("outcome %s: %s", out.Status, out.Reason)
+	}
+	sys := e.srv.Requests()[0].Messages[0].Content
+	for _, want := range []string{"MediaType", codecNote, "Name NVARCHAR(120) — codec, e.g. MPEG audio file"} {
+		if !strings.Contains(sys, want) {
+			t.Errorf("system prompt lacks %q:\n%s", want, sys)
+		}
+	}
+
+	// Refused notes change nothing.
+	long := strings.Repeat("x", catalog.MaxNote+1)
+	for _, c := range []struct {
+		name, conn, table string
+		note              string
+		cols              map[string]string
+		code, says        string
+	}{
+		{"unknown connection", "nope", "MediaType", "x", nil, app.CodeNotFound, `No connection is called "nope"`},
+		{"unknown table", "music", "Codec", "x", nil, app.CodeNotFound, "Album, Artist, Customer"},
+		{"unknown column", "music", "MediaType", "x", map[string]string{"Codec": "x"}, app.CodeInvalid, "MediaTypeId, Name"},
+		{"too long", "music", "MediaType", long, nil, app.CodeInvalid, "at most 2000 characters"},
+		{"column too long", "music", "MediaType", "x", map[string]string{"Name": long}, app.CodeInvalid, "column Name is too long"},
+	} {
+		err := e.app.SetConnectionNote(c.conn, c.table, c.note, c.cols)
+		var ae *app.Error
+		if codeOf(t, err) != c.code || !errors.As(err, &ae) || !strings.Contains(ae.Message+" "+ae.Hint, c.says) {
+			t.Errorf("%s: %v", c.name, err)
+		}
+	}
+	if mt := connTable(t, e.app, "music", "MediaType"); mt.Note != codecNote || connColumn(mt, "Name").Note != "codec, e.g. MPEG audio file" {
+		t.Errorf("a refused note changed the notes: %+v", mt)
+	}
+
+	// Reading the schema again keeps them.
+	if _, err := e.app.ConnectionTables("music", true); err != nil {
+		t.Fatal(err)
+	}
+	if mt := connTable(t, e.app, "music", "MediaType"); mt.Note != codecNote {
+		t.Errorf("re-discovery lost the note: %+v", mt)
+	}
+
+	// A rename keeps them; removing the connection removes them.
+	if _, err := e.app.SaveConnection(app.ConnectionInput{Previous: "music", Name: "tunes", Kind: "sqlite", Path: chinook(t)}); err != nil {
+		t.Fatal(err)
+	}
+	if mt := connTable(t, e.app, "tunes", "MediaType"); mt.Note != codecNote || connColumn(mt, "Name").Note == "" {
+		t.Errorf("the rename lost the notes: %+v", mt)
+	}
+	notesFile := filepath.Join(e.config, "connections", "tunes", "notes.json")
+	if _, err := os.Stat(notesFile); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(e.config, "connections", "music")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the old name's folder stays: %v", err)
+	}
+	if err := e.app.RemoveConnection("tunes"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(notesFile); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the notes outlive the connection: %v", err)
+	}
+	if _, err := e.app.SaveConnection(app.ConnectionInput{Name: "tunes", Kind: "sqlite", Path: chinook(t)}); err != nil {
+		t.Fatal(err)
+	}
+	if mt := connTable(t, e.app, "tunes", "MediaType"); mt.Note != "" {
+		t.Errorf("a new connection of the same name has the old notes: %+v", mt)
+	}
+}
