@@ -183,8 +183,18 @@ export const removeConnection = (name: string): Promise<void> => call('RemoveCon
 export const testConnection = (name: string): Promise<ConnectionCheck> => call('TestConnection', name);
 /** testConnection for a connection not saved yet (the dialog's fields). */
 export const testConnectionInput = (input: ConnectionInput): Promise<ConnectionCheck> => call('TestConnectionInput', input);
-/** The tables and views of a connection; refresh reads the schema again. */
+/** The tables and views of a connection, with the user's notes; refresh reads the schema again. */
 export const connectionTables = (name: string, refresh = false): Promise<ConnectionSchema> => call('ConnectionTables', name, refresh);
+/**
+ * Sets the user's note on a connection's table (named as connectionTables
+ * names it) and on the columns named in columns (an empty text clears;
+ * columns left out keep theirs), as setDatasetNote does for a dataset. Rejects
+ * with not_found for an unknown connection or table, invalid for an unknown
+ * column or a note over 2,000 characters, or a db_* code when the database
+ * cannot be reached.
+ */
+export const setConnectionNote = (conn: string, table: string, note: string, columns: Record<string, string>): Promise<void> =>
+  call('SetConnectionNote', conn, table, note, columns);
 /**
  * Runs sql on the connection and stores the result in the workspace as
  * table (at most rowLimit rows, 0 for the default); import:progress events,

@@ -50,6 +50,7 @@ export const METHODS = [
   'SaveConnection',
   'SaveSettings',
   'SchemaNames',
+  'SetConnectionNote',
   'SetDatasetNote',
   'Status',
   'TestConnection',

@@ -525,6 +525,10 @@ export interface ConnectionCheck {
 export interface ConnectionColumn {
   name: string;
   type: string;
+  /** The database's own comment on the column (COMMENT ON). */
+  comment?: string;
+  /** The user's note on the column (see setConnectionNote). */
+  note?: string;
 }
 
 /** A table or view of a connected database. */
@@ -536,6 +540,8 @@ export interface ConnectionTable {
   /** The server's estimate; -1 when it has none. */
   rows: number;
   comment?: string;
+  /** The user's note on the table (see setConnectionNote). */
+  note?: string;
   columns: ConnectionColumn[];
 }
 

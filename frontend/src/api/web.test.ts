@@ -66,6 +66,7 @@ describe('web transport calls', () => {
     ['exportReport', () => api.exportReport('run_1', 'html'), 'ExportReport', ['run_1', 'html']],
     ['renameDataset', () => api.renameDataset('orders', 'sales'), 'RenameDataset', ['orders', 'sales']],
     ['setDatasetNote', () => api.setDatasetNote('orders', 'Web orders', { region: 'sales region' }), 'SetDatasetNote', ['orders', 'Web orders', { region: 'sales region' }]],
+    ['setConnectionNote', () => api.setConnectionNote('shop', 'orders', 'Web orders', { status: '3 means cancelled' }), 'SetConnectionNote', ['shop', 'orders', 'Web orders', { status: '3 means cancelled' }]],
     ['sampleQuestions', () => api.sampleQuestions(), 'SampleQuestions', []],
   ])('%s posts its arguments as a JSON array', async (_, run, method, args) => {
     await run();

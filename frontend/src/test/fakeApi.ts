@@ -51,6 +51,7 @@ function build() {
     renameDataset: vi.fn<typeof Api.renameDataset>(async () => undefined),
     refreshDataset: vi.fn<typeof Api.refreshDataset>(async () => undefined),
     setDatasetNote: vi.fn<typeof Api.setDatasetNote>(async () => undefined),
+    setConnectionNote: vi.fn<typeof Api.setConnectionNote>(async () => undefined),
     removeDataset: vi.fn<typeof Api.removeDataset>(async () => undefined),
     previewDataset: vi.fn<typeof Api.previewDataset>(),
     profileDataset: vi.fn<typeof Api.profileDataset>(),

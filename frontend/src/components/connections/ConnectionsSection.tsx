@@ -7,6 +7,7 @@ import { problemOf, type Problem } from '../../state/problem';
 import { useStore } from '../../state/store';
 import { Icon } from '../common/Icon';
 import { Menu } from '../common/Menu';
+import { NotesDialog } from '../data/NotesDialog';
 import { useConnectionActions } from './actions';
 import { ConnectionDialog } from './ConnectionDialog';
 import { ImportDialog } from './ImportDialog';
@@ -172,6 +173,7 @@ function ConnectionTables({
   const [error, setError] = useState<Problem | null>(null);
   const [tries, setTries] = useState(0);
   const [filter, setFilter] = useState('');
+  const [noting, setNoting] = useState<ConnectionTable | null>(null);
   useEffect(() => {
     let live = true;
     setError(null);
@@ -221,36 +223,62 @@ function ConnectionTables({
           )}
           <ul className="conn__tables">
             {matching(schema.tables, filter).map((t) => (
-              <li key={t.name}>
+              <li key={t.name} className="conn__table-row">
                 <button
                   type="button"
                   className="conn__table"
                   data-testid="connection-table"
-                  title={`${t.name}: ${t.columns.map((c) => c.name).join(', ')}${t.comment ? `\n${t.comment}` : ''}\nClick to import its rows into the workspace`}
+                  title={`${t.name}: ${t.columns.map((c) => c.name).join(', ')}${t.note || t.comment ? `\n${t.note || t.comment}` : ''}\nClick to import its rows into the workspace`}
                   onClick={() => onImport(`SELECT *\nFROM ${sqlName(t.name, schema.dialect)}`)}
                 >
                   <Icon name="table" size={13} />
                   <span className="conn__table-name">{t.name}</span>
                   <span className="conn__table-rows">{tableNote(t)}</span>
                 </button>
+                <Menu
+                  label={`Actions for table ${t.name}`}
+                  items={[
+                    { label: 'Notes…', onSelect: () => setNoting(t) },
+                    { label: 'Import rows…', onSelect: () => onImport(`SELECT *\nFROM ${sqlName(t.name, schema.dialect)}`) },
+                  ]}
+                />
               </li>
             ))}
           </ul>
         </>
       )}
+      {noting && (
+        <NotesDialog
+          dataset={noting}
+          onClose={() => setNoting(null)}
+          onSave={async (note, columns) => {
+            await api.setConnectionNote(name, noting.name, note, columns);
+            setSchema((s) => s && { ...s, tables: s.tables.map((t) => (t.name === noting.name ? withNotes(t, note, columns) : t)) });
+          }}
+        />
+      )}
     </div>
   );
+}
+
+/** t with the notes just saved: the table's, and the columns' named in columns. */
+function withNotes(t: ConnectionTable, note: string, columns: Record<string, string>): ConnectionTable {
+  return {
+    ...t,
+    note: note.trim(),
+    columns: t.columns.map((c) => (c.name in columns ? { ...c, note: (columns[c.name] ?? '').trim() } : c)),
+  };
 }
 
 /** Above this many tables the list gets a filter box. */
 const FILTER_FROM = 12;
 
-/** The tables whose name (or a column's) holds every word of filter. */
+/** The tables whose name (or a column's, or a note) holds every word of filter. */
 function matching(tables: ConnectionTable[], filter: string): ConnectionTable[] {
   const words = filter.toLowerCase().split(/\s+/).filter((w) => w !== '');
   if (words.length === 0) return tables;
   return tables.filter((t) => {
-    const text = `${t.name} ${t.columns.map((c) => c.name).join(' ')}`.toLowerCase();
+    const text = `${t.name} ${t.note ?? ''} ${t.columns.map((c) => c.name).join(' ')}`.toLowerCase();
     return words.every((w) => text.includes(w));
   });
 }

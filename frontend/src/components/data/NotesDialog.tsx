@@ -8,13 +8,27 @@ import './notes.css';
 /** The longest note the backend takes, in characters. */
 export const MAX_NOTE = 2000;
 
+/** What notes can be written on: a dataset, or a connected database's table. */
+export type Notable = Pick<Dataset, 'name' | 'note' | 'comment'> & {
+  columns: { name: string; type: string; note?: string; comment?: string }[];
+};
+
 /**
  * Notes on a dataset: what the table is and how to read its columns, in
  * the user's words. The agent finds tables by them and reads them in its
  * prompt. A source's own comment (a DuckDB file's COMMENT ON) shows as the
- * placeholder until a note replaces it.
+ * placeholder until a note replaces it. onSave stores the notes elsewhere
+ * than on a dataset (a connection's table); by default setDatasetNote.
  */
-export function NotesDialog({ dataset, onClose }: { dataset: Dataset; onClose: () => void }) {
+export function NotesDialog({
+  dataset,
+  onClose,
+  onSave = (note, columns) => api.setDatasetNote(dataset.name, note, columns),
+}: {
+  dataset: Notable;
+  onClose: () => void;
+  onSave?: (note: string, columns: Record<string, string>) => Promise<void>;
+}) {
   const [note, setNote] = useState(dataset.note ?? '');
   const [cols, setCols] = useState<Record<string, string>>(() =>
     Object.fromEntries(dataset.columns.map((c) => [c.name, c.note ?? ''])),
@@ -34,7 +48,7 @@ export function NotesDialog({ dataset, onClose }: { dataset: Dataset; onClose: (
     setSaving(true);
     setError(null);
     try {
-      await api.setDatasetNote(dataset.name, note, changed);
+      await onSave(note, changed);
       onClose();
     } catch (err) {
       setError(problemOf(err));
