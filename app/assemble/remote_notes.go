@@ -27,13 +27,6 @@ func (r *Remote) current() *noted {
 	return r.view
 }
 
-// Notes returns the user's notes r describes its tables with.
-func (r *Remote) Notes() remote.Notes {
-	r.notesMu.RLock()
-	defer r.notesMu.RUnlock()
-	return r.notes
-}
-
 // SetNotes makes r describe its tables with n, the connection's notes (a
 // note wins over the database's comment, as a dataset's note does): the
 // prompt, describe_table and the schema index use them from now on. When

@@ -37,8 +37,7 @@ const schema: ConnectionSchema = {
 async function openNotes(expand = true) {
   if (expand) fireEvent.click(await screen.findByText('shop'));
   await screen.findAllByTestId('connection-table');
-  fireEvent.click(screen.getByRole('button', { name: 'Actions for table orders' }));
-  fireEvent.click(screen.getByRole('menuitem', { name: 'Notes…' }));
+  fireEvent.click(screen.getByRole('button', { name: 'Notes on orders' }));
   return screen.getByTestId('notes-dialog');
 }
 
@@ -49,6 +48,9 @@ describe('Notes on a connection table', () => {
     renderWithStore(<ConnectionsSection />);
     const dialog = await openNotes();
     expect(within(dialog).getByRole('heading', { name: 'Notes on orders' })).toBeInTheDocument();
+    // A table with a note says so; one without offers to write one.
+    expect(screen.getByRole('button', { name: 'Notes on orders' })).toHaveAttribute('title', 'Notes… (One row per web order since 2023)');
+    expect(screen.getByRole('button', { name: 'Notes on customers' })).toHaveAttribute('title', 'Notes…: say what the table holds, for the agent');
     const table = within(dialog).getByRole('textbox', { name: 'Table note' });
     expect(table).toHaveValue('One row per web order since 2023');
     expect(within(dialog).getByRole('textbox', { name: 'Note on status' })).toHaveValue('3 means cancelled');

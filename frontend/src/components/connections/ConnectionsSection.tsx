@@ -235,13 +235,15 @@ function ConnectionTables({
                   <span className="conn__table-name">{t.name}</span>
                   <span className="conn__table-rows">{tableNote(t)}</span>
                 </button>
-                <Menu
-                  label={`Actions for table ${t.name}`}
-                  items={[
-                    { label: 'Notes…', onSelect: () => setNoting(t) },
-                    { label: 'Import rows…', onSelect: () => onImport(`SELECT *\nFROM ${sqlName(t.name, schema.dialect)}`) },
-                  ]}
-                />
+                <button
+                  type="button"
+                  className={t.note ? 'icon-button conn__note conn__note--set' : 'icon-button conn__note'}
+                  aria-label={`Notes on ${t.name}`}
+                  title={t.note ? `Notes… (${t.note})` : 'Notes…: say what the table holds, for the agent'}
+                  onClick={() => setNoting(t)}
+                >
+                  <Icon name="pencil" size={12} />
+                </button>
               </li>
             ))}
           </ul>
