@@ -67,6 +67,20 @@ test.describe('connections', () => {
     await expect(conn.getByTestId('connection-table').filter({ hasText: /^Track~/ })).toContainText('~3,503');
     expect(await backend.call<{ name: string }[]>('ListConnections')).toEqual([expect.objectContaining({ name: 'chinook', kind: 'sqlite' })]);
 
+    // Notes on a table of the database: kept beside the connection, shown again.
+    await conn.getByRole('button', { name: 'Notes on Invoice', exact: true }).click();
+    const notes = page.getByTestId('notes-dialog');
+    await notes.getByRole('textbox', { name: 'Table note' }).fill('One row per customer purchase, 2009-2013');
+    await notes.getByRole('textbox', { name: 'Note on Total' }).fill('in US dollars, taxes included');
+    await snap(page, 'connection-notes');
+    await notes.getByRole('button', { name: 'Save notes' }).click();
+    await expect(notes).toBeHidden();
+    await expect(conn.getByRole('button', { name: 'Notes on Invoice', exact: true })).toHaveAttribute('title', /One row per customer purchase/);
+    const sch = await backend.call<{ tables: { name: string; note?: string; columns: { name: string; note?: string }[] }[] }>('ConnectionTables', 'chinook', false);
+    const invoice = sch.tables.find((t) => t.name === 'Invoice');
+    expect(invoice?.note).toBe('One row per customer purchase, 2009-2013');
+    expect(invoice?.columns.find((c) => c.name === 'Total')?.note).toBe('in US dollars, taxes included');
+
     // Ask about it: a conversation bound to the connection; the join runs on the file.
     await conn.getByRole('button', { name: 'Ask about it' }).click();
     // The chat's own header names the database (no bar above the chat).
