@@ -51,7 +51,7 @@ func TestBackgroundEmbeddingKeepsItsFailure(t *testing.T) {
 	}
 	notes := strings.Join(meta.Warnings, "\n")
 	if !strings.Contains(notes, "embedding the tables in the background failed") || !strings.Contains(notes, "model runner crashed") ||
-		!strings.Contains(notes, "0 of 15 tables embedded so far") {
+		!strings.Contains(notes, "0 of 15 tables embedded so far") || first(meta) == "personnel" && meta.Tables[0].Score > 0 {
 		t.Errorf("after a failed pass: warnings %q, first %q", meta.Warnings, first(meta))
 	}
 	ret.WaitEmbedding()
