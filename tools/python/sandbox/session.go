@@ -118,7 +118,6 @@ func (se *Session) Run(ctx context.Context, code string) (*Outcome, error) {
 	}
 	start := time.Now()
 	cold := false
-	var execID string
 	for attempt := 0; ; attempt++ {
 		if se.id == "" {
 			id, err := se.sb.start(ctx, se.inputDir)
@@ -138,28 +137,34 @@ func (se *Session) Run(ctx context.Context, code string) (*Outcome, error) {
 			// printed; -B writes no .pyc (the root is read-only anyway).
 			Cmd: []string{"python3", "-I", "-u", "-B", "-c", bootPy, runnerPy, code},
 		})
+		var out *Outcome
 		if err == nil {
-			execID = res.ID
-			break
+			out, err = se.exec(ctx, res.ID)
+			if err == nil {
+				out.Cold = cold
+				out.Elapsed = time.Since(start)
+				return out, nil
+			}
+			if !errors.Is(err, errNotStarted) {
+				return nil, err
+			}
 		}
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
 		// The container died (its init was killed from outside, or the
-		// daemon restarted): start a new one, once.
+		// daemon restarted), before or as the run started: the code did
+		// not run. Start a new container, once.
 		se.recycle()
 		if attempt > 0 {
 			return nil, se.sb.wrap("start the run", err)
 		}
 	}
-	out, err := se.exec(ctx, execID)
-	if err != nil {
-		return nil, err
-	}
-	out.Cold = cold
-	out.Elapsed = time.Since(start)
-	return out, nil
 }
+
+// errNotStarted means the run's process never started: the container had
+// stopped by the time the daemon started it.
+var errNotStarted = errors.New("the sandbox container stopped before the run started")
 
 // exec attaches to execID, enforces the limits while it runs, and
 // gathers what it left behind.
@@ -169,6 +174,9 @@ func (se *Session) exec(ctx context.Context, execID string) (*Outcome, error) {
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
+		}
+		if !se.running(ctx) {
+			return nil, fmt.Errorf("%w: %w", errNotStarted, err)
 		}
 		return nil, sb.wrap("attach to the run", err)
 	}
@@ -230,6 +238,9 @@ func (se *Session) exec(ctx context.Context, execID string) (*Outcome, error) {
 			return nil, sb.wrap("read the run's exit status", err)
 		}
 		exited = ins.ExitCode
+	}
+	if exited == execNotStarted && !se.running(bctx) {
+		return nil, fmt.Errorf("%w (exit status %d): %s", errNotStarted, exited, strings.TrimSpace(out.Stdout.String()+out.Stderr.String()))
 	}
 	out.ExitCode = exited
 	files, finished := takeTrailer(&out.Stderr)
@@ -322,6 +333,16 @@ func (se *Session) recycle() {
 	se.sb.kill(se.id)
 	se.sb.remove(se.id)
 	se.id, se.oomKills = "", 0
+}
+
+// execNotStarted is the exit status the daemon gives an exec it could not
+// start (runc's "cannot exec in a stopped state").
+const execNotStarted = 126
+
+// running reports whether the session's container is running.
+func (se *Session) running(ctx context.Context) bool {
+	ins, err := se.sb.cli.ContainerInspect(ctx, se.id, client.ContainerInspectOptions{})
+	return err == nil && ins.Container.State != nil && ins.Container.State.Running
 }
 
 // clean reports whether only the container's init is left running: a run
