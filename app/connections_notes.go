@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 
 	"github.com/loupeapp/loupe/app/assemble"
@@ -76,10 +75,10 @@ func connNoteError(conn, table string, err error) error {
 	switch {
 	case errors.As(err, &te) && te.Column == "":
 		return &Error{Code: CodeNotFound, Message: fmt.Sprintf("The connection %s has no table %q.", conn, table),
-			Hint: "Its tables: " + someNames(te.Known, 12) + ". Refresh its tables if it was added since.", Err: err}
+			Hint: "Its tables: " + te.KnownList() + ". Refresh its tables if it was added since.", Err: err}
 	case errors.As(err, &te):
 		return &Error{Code: CodeInvalid, Message: fmt.Sprintf("%s has no column %q.", te.Table, te.Column),
-			Hint: "Notes can be written only for the table's own columns: " + someNames(te.Known, 30) + ".", Err: err}
+			Hint: "Notes can be written only for the table's own columns: " + te.KnownList() + ".", Err: err}
 	case errors.As(err, &ne):
 		what := "The note on " + table
 		if ne.Column != "" {
@@ -89,12 +88,4 @@ func connNoteError(conn, table string, err error) error {
 			Hint: "Shorten it: a sentence or two on what the data is and how to read it helps most.", Err: err}
 	}
 	return wrap(err)
-}
-
-// someNames joins the first n of names and says how many more there are.
-func someNames(names []string, n int) string {
-	if len(names) <= n {
-		return strings.Join(names, ", ")
-	}
-	return fmt.Sprintf("%s and %d more", strings.Join(names[:n], ", "), len(names)-n)
 }

@@ -50,9 +50,18 @@ type NoteTargetError struct {
 
 func (e *NoteTargetError) Error() string {
 	if e.Column == "" {
-		return fmt.Sprintf("connection %s has no table %q (its tables: %s)", e.Connection, e.Table, listSome(e.Known, 12))
+		return fmt.Sprintf("connection %s has no table %q (its tables: %s)", e.Connection, e.Table, e.KnownList())
 	}
-	return fmt.Sprintf("%s has no column %q (its columns: %s)", e.Table, e.Column, listSome(e.Known, 30))
+	return fmt.Sprintf("%s has no column %q (its columns: %s)", e.Table, e.Column, e.KnownList())
+}
+
+// KnownList lists what there is: the first 12 tables, or 30 columns,
+// saying how many more there are.
+func (e *NoteTargetError) KnownList() string {
+	if e.Column == "" {
+		return listSome(e.Known, 12)
+	}
+	return listSome(e.Known, 30)
 }
 
 // listSome joins the first n of names, saying how many more there are.
