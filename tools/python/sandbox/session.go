@@ -155,10 +155,12 @@ func (se *Session) Run(ctx context.Context, code string) (*Outcome, error) {
 		// The container died (its init was killed from outside, or the
 		// daemon restarted), before or as the run started: the code did
 		// not run. Start a new container, once.
-		se.recycle()
 		if attempt > 0 {
+			se.recycle()
 			return nil, se.sb.wrap("start the run", err)
 		}
+		se.sb.log.Info("the sandbox container had stopped; starting a new one for the run", "id", short(se.id), "err", err)
+		se.recycle()
 	}
 }
 
