@@ -193,39 +193,15 @@ func Size(v any) int {
 }
 
 // decimal returns d as a float64 when the float prints as d's exact value
-// (12.34, a sum of prices), else as the exact decimal string, the way huge
-// integers are kept: a DECIMAL(38,2) total of 12345678901234567.89 would
-// print as 12345678901234568 through a float64.
+// (12.34, a sum of prices), else as the exact decimal string (the driver's
+// Decimal.String, trailing zeros trimmed), the way huge integers are kept:
+// a DECIMAL(38,2) total of 12345678901234567.89 would print as
+// 12345678901234568 through a float64.
 func decimal(d duckdb.Decimal) any {
-	exact := decimalString(d)
+	exact := d.String()
 	f := d.Float64()
-	if s := strconv.FormatFloat(f, 'f', -1, 64); s == exact {
+	if strconv.FormatFloat(f, 'f', -1, 64) == exact {
 		return f
 	}
 	return exact
-}
-
-// decimalString is d's exact value in plain notation, without trailing
-// zeros after the point: 12.50 prints as 12.5, as the float does.
-func decimalString(d duckdb.Decimal) string {
-	if d.Value == nil {
-		return "0"
-	}
-	digits := new(big.Int).Abs(d.Value).String()
-	sign := ""
-	if d.Value.Sign() < 0 {
-		sign = "-"
-	}
-	scale := int(d.Scale)
-	if scale == 0 {
-		return sign + digits
-	}
-	if len(digits) <= scale {
-		digits = strings.Repeat("0", scale-len(digits)+1) + digits
-	}
-	whole, frac := digits[:len(digits)-scale], strings.TrimRight(digits[len(digits)-scale:], "0")
-	if frac == "" {
-		return sign + whole
-	}
-	return sign + whole + "." + frac
 }
