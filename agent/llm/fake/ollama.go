@@ -187,19 +187,27 @@ func (s *Server) ollamaTags(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
-func (s *Server) ollamaShow(w http.ResponseWriter, r *http.Request) {
-	var in struct {
-		Model string `json:"model"`
-		Name  string `json:"name"`
+// modelRef names a model as Ollama's /api/show and /api/pull take it:
+// "model", or the older "name".
+type modelRef struct {
+	Model string `json:"model"`
+	Name  string `json:"name"`
+}
+
+func (m modelRef) name() string {
+	if m.Model != "" {
+		return m.Model
 	}
+	return m.Name
+}
+
+func (s *Server) ollamaShow(w http.ResponseWriter, r *http.Request) {
+	var in modelRef
 	if err := json.NewDecoder(r.Body).Decode(&in); err != nil {
 		writeJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error()})
 		return
 	}
-	name := in.Model
-	if name == "" {
-		name = in.Name
-	}
+	name := in.name()
 	m, ok := s.model(name)
 	if !ok {
 		writeJSON(w, http.StatusNotFound, map[string]string{"error": fmt.Sprintf("model '%s' not found", name)})

@@ -29,18 +29,14 @@ var layers = []struct {
 // /api/show afterwards. With "stream": false only the last line is sent.
 func (s *Server) ollamaPull(w http.ResponseWriter, r *http.Request) {
 	var in struct {
-		Model  string `json:"model"`
-		Name   string `json:"name"`
-		Stream *bool  `json:"stream"`
+		modelRef
+		Stream *bool `json:"stream"`
 	}
 	if err := json.NewDecoder(r.Body).Decode(&in); err != nil {
 		writeJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error()})
 		return
 	}
-	name := in.Model
-	if name == "" {
-		name = in.Name
-	}
+	name := in.name()
 	stream := in.Stream == nil || *in.Stream
 	w.Header().Set("Content-Type", "application/x-ndjson")
 	w.WriteHeader(http.StatusOK)
