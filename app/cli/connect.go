@@ -16,12 +16,11 @@ import (
 
 	"github.com/loupeapp/loupe/app/assemble"
 	"github.com/loupeapp/loupe/data/remote"
-	_ "github.com/loupeapp/loupe/data/remote/mysql"  // registers the MySQL/MariaDB connector
-	_ "github.com/loupeapp/loupe/data/remote/pg"     // registers the PostgreSQL connector
-	_ "github.com/loupeapp/loupe/data/remote/sqlite" // registers the SQLite connector
 	"github.com/loupeapp/loupe/data/secret"
 )
 
+// The connectors (PostgreSQL, MySQL/MariaDB, SQLite) are registered by
+// package app, which this package imports.
 func init() {
 	register(command{"connect", "connect add|list|test|remove|import …", "save, list, test and remove database connections; import a query's result", runConnect})
 }
