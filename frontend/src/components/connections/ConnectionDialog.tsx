@@ -272,16 +272,7 @@ export function ConnectionDialog({
                 <span className="field__label">User</span>
                 <input value={form.user} spellCheck={false} autoComplete="off" placeholder="loupe_ro" onChange={(e) => set('user', e.target.value)} />
               </label>
-              <label className="field">
-                <span className="field__label">Password</span>
-                <input
-                  type="password"
-                  value={form.password}
-                  autoComplete="new-password"
-                  placeholder={passwordNote ? '•••••••• (stored)' : ''}
-                  onChange={(e) => set('password', e.target.value)}
-                />
-              </label>
+              <PasswordField value={form.password} stored={!!passwordNote} onChange={(v) => set('password', v)} />
             </div>
             <label className="field">
               <span className="field__label">Encryption (TLS)</span>
@@ -296,16 +287,7 @@ export function ConnectionDialog({
           </>
         )}
         {form.mode === 'url' && (
-          <label className="field">
-            <span className="field__label">Password</span>
-            <input
-              type="password"
-              value={form.password}
-              autoComplete="new-password"
-              placeholder={passwordNote ? '•••••••• (stored)' : 'if the URL has none'}
-              onChange={(e) => set('password', e.target.value)}
-            />
-          </label>
+          <PasswordField value={form.password} stored={!!passwordNote} empty="if the URL has none" onChange={(v) => set('password', v)} />
         )}
         <label className="field">
           <span className="field__label">Name</span>
@@ -348,6 +330,22 @@ export function ConnectionDialog({
 }
 
 /** The advice to connect with a read-only role, with the SQL that makes one. */
+/** PasswordField is the password input; a stored password shows as dots until replaced. */
+function PasswordField({ value, stored, empty = '', onChange }: { value: string; stored: boolean; empty?: string; onChange: (v: string) => void }) {
+  return (
+    <label className="field">
+      <span className="field__label">Password</span>
+      <input
+        type="password"
+        value={value}
+        autoComplete="new-password"
+        placeholder={stored ? '•••••••• (stored)' : empty}
+        onChange={(e) => onChange(e.target.value)}
+      />
+    </label>
+  );
+}
+
 function ReadOnlyAdvice({ engine, database }: { engine: 'postgres' | 'mysql' | 'sqlite' | null; database: string }) {
   const [copied, setCopied] = useState(false);
   if (engine === null) return null;
