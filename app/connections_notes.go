@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"sync"
 
 	"github.com/loupeapp/loupe/app/assemble"
@@ -44,14 +45,64 @@ func (a *App) SetConnectionNote(conn, table, note string, columns map[string]str
 	return wrap(r.SetNotes(a.life, n))
 }
 
-// useNotes describes the tables of r, just opened, with the notes kept
-// for its connection.
+// useNotes describes the tables of r with the notes kept for its
+// connection, and remembers which version of the notes file that was.
 func (a *App) useNotes(ctx context.Context, r *assemble.Remote) error {
+	ps, err := a.profiles()
+	if err != nil {
+		return err
+	}
+	seen := stampOf(remote.NotesPath(ps.CacheDir(r.Name))) // before the read: a write meanwhile shows next time
 	n, err := a.connectionNotes(r.Name)
 	if err != nil {
 		return err
 	}
-	return r.SetNotes(ctx, n)
+	if err := r.SetNotes(ctx, n); err != nil {
+		return err
+	}
+	pool := a.chats.remotes
+	pool.mu.Lock()
+	pool.described[r] = seen
+	pool.mu.Unlock()
+	return nil
+}
+
+// freshNotes describes r, an open connection, with its notes again when
+// the notes file changed since they were last read: `loupe note
+// --connection` writes it from another process while the window has the
+// connection open, and the next question must see the note.
+func (a *App) freshNotes(ctx context.Context, r *assemble.Remote) error {
+	ps, err := a.profiles()
+	if err != nil {
+		return err
+	}
+	now := stampOf(remote.NotesPath(ps.CacheDir(r.Name)))
+	pool := a.chats.remotes
+	pool.mu.Lock()
+	seen, ok := pool.described[r]
+	pool.mu.Unlock()
+	if ok && seen == now {
+		return nil
+	}
+	connNotesMu.Lock()
+	defer connNotesMu.Unlock()
+	a.log.Debug("the notes of an open connection changed; reading them again", "connection", r.Name)
+	return a.useNotes(ctx, r)
+}
+
+// fileStamp tells versions of a file apart: its size and time of change,
+// the zero stamp when there is no file.
+type fileStamp struct {
+	size int64
+	mod  int64 // UnixNano
+}
+
+func stampOf(path string) fileStamp {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return fileStamp{}
+	}
+	return fileStamp{size: fi.Size(), mod: fi.ModTime().UnixNano()}
 }
 
 // connectionNotes reads the notes kept for the connection name.

@@ -12,6 +12,7 @@ import (
 	"github.com/loupeapp/loupe/agent/llm/fake"
 	"github.com/loupeapp/loupe/app"
 	"github.com/loupeapp/loupe/data/catalog"
+	"github.com/loupeapp/loupe/data/remote"
 )
 
 // connTable returns the table called name of the connection conn as the
@@ -132,5 +133,61 @@ func TestSetConnectionNote(t *testing.T) {
 	}
 	if mt := connTable(t, e.app, "tunes", "MediaType"); mt.Note != "" {
 		t.Errorf("a new connection of the same name has the old notes: %+v", mt)
+	}
+}
+
+// A note written from outside while the connection is open (as `loupe
+// note --connection` does, from another process) reaches the next
+// question, and a damaged notes file is an error that says what to do.
+func TestConnectionNoteFromOutside(t *testing.T) {
+	e := newEnv(t, setup{respond: func(fake.Request) fake.Turn { return fake.Text("Mostly MPEG audio.") }})
+	e.addChinook(t)
+	chat, err := e.app.NewConnectionChat("music")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ask := func(i int) string {
+		t.Helper()
+		res, err := e.app.Ask(chat.ID, "Which audio codec containers are most common?")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out := e.rec.waitFinished(t, res.RunID, 30*time.Second); out.Status != agent.Done {
+			t.Fatalf("outcome %s: %s", out.Status, out.Reason)
+		}
+		return e.srv.Requests()[i].Messages[0].Content
+	}
+	if sys := ask(0); strings.Contains(sys, codecNote) {
+		t.Fatalf("the note is in the prompt before it was written:\n%s", sys)
+	}
+
+	// What the CLI does: its own read of the schema, then the notes file.
+	src, err := remote.Open(t.Context(), remote.Profile{Name: "music", Kind: remote.SQLite, Path: chinook(t)}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sch, err := src.Discover(t.Context())
+	if cerr := src.Close(); err != nil || cerr != nil {
+		t.Fatal(err, cerr)
+	}
+	dir := filepath.Join(e.config, "connections", "music")
+	note := codecNote
+	if _, _, err := remote.SetNotes(dir, "music", sch, "MediaType", catalog.Notes{Table: &note}); err != nil {
+		t.Fatal(err)
+	}
+	if sys := ask(1); !strings.Contains(sys, codecNote) {
+		t.Errorf("the note written from outside is not in the next question's prompt:\n%s", sys)
+	}
+
+	if err := os.WriteFile(remote.NotesPath(dir), []byte("{not json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	res, err := e.app.Ask(chat.ID, "And the least common?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := e.rec.waitFinished(t, res.RunID, 30*time.Second)
+	if out.Status != agent.Failed || !strings.Contains(out.Reason, "notes.json") {
+		t.Errorf("a damaged notes file: outcome %s: %s", out.Status, out.Reason)
 	}
 }

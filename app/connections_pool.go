@@ -22,6 +22,9 @@ type remotePool struct {
 	profiles *remote.Store
 	conns    map[string]*pooled
 	closed   bool
+	// described is, for each open connection, its notes file as it was
+	// when its tables were last described with the notes (useNotes).
+	described map[*assemble.Remote]fileStamp
 }
 
 // pooled is one open connection and how many hold it.
@@ -33,7 +36,9 @@ type pooled struct {
 	gone  bool // evicted: closed when refs drops to 0
 }
 
-func newRemotePool() *remotePool { return &remotePool{conns: map[string]*pooled{}} }
+func newRemotePool() *remotePool {
+	return &remotePool{conns: map[string]*pooled{}, described: map[*assemble.Remote]fileStamp{}}
+}
 
 // store returns the profile store kept in the file at path, one per
 // process so that its writes are serialized.
@@ -92,6 +97,9 @@ func (p *remotePool) release(c *pooled) {
 	p.mu.Lock()
 	c.refs--
 	last := c.gone && c.refs == 0 && c.rem != nil
+	if last {
+		delete(p.described, c.rem)
+	}
 	p.mu.Unlock()
 	if last {
 		_ = c.rem.Close() // the source and its schema index
@@ -107,6 +115,9 @@ func (p *remotePool) evict(name string) {
 	if c != nil {
 		c.gone = true
 		last = c.refs == 0 && c.rem != nil
+		if last {
+			delete(p.described, c.rem)
+		}
 	}
 	p.mu.Unlock()
 	if last {
@@ -139,6 +150,10 @@ func (a *App) remote(ctx context.Context, name string) (*assemble.Remote, func()
 	})
 	if err != nil {
 		return nil, nil, connError(err)
+	}
+	if err := a.freshNotes(ctx, r); err != nil {
+		release()
+		return nil, nil, err
 	}
 	return r, release, nil
 }
