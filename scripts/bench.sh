@@ -2,7 +2,9 @@
 # Benchmarks, each against a baseline measured in the same run, printed as
 # ratios. These machines are shared and noisy, so baseline and Loupe runs
 # alternate (one pair per round) and the median of the per-round ratios is
-# reported, not a ratio of separately measured times.
+# reported, not a ratio of separately measured times. Which of the pair
+# goes first alternates too, and the disk is synced before each run, so
+# neither side always inherits the other's write-back.
 #   LOUPE_BENCH_ROWS  rows of the generated CSV (default 10,000,000 ≈ 1 GB)
 #   BENCH_COUNT       rounds (default 5)
 set -euo pipefail
@@ -19,6 +21,7 @@ go test -c -o .cache/bench/load.test ./data/load
 # bench BIN PATTERN BENCHTIME: one run of one benchmark (from its package
 # folder, as go test does), its ns/op on stdout.
 bench() {
+  sync
   (cd "data/${1%.test}" && "../../.cache/bench/$1" -test.run '^$' -test.bench "$2" -test.benchtime "$3" -test.count 1 -test.timeout 60m) |
     tee -a "$out" | awk '/^Benchmark/ { print $3 }'
 }
@@ -29,7 +32,11 @@ rounds() {
   local name=$1 bin=$2 base=$3 loupe=$4 bt=$5 unit=$6 scale=$7 i b l
   local bs=() ls=() rs=()
   for ((i = 1; i <= count; i++)); do
-    b=$(bench "$bin" "$base" "$bt"); l=$(bench "$bin" "$loupe" "$bt")
+    if ((i % 2)); then
+      b=$(bench "$bin" "$base" "$bt"); l=$(bench "$bin" "$loupe" "$bt")
+    else
+      l=$(bench "$bin" "$loupe" "$bt"); b=$(bench "$bin" "$base" "$bt")
+    fi
     bs+=("$b"); ls+=("$l"); rs+=("$(awk -v b="$b" -v l="$l" 'BEGIN { printf "%.4f", l / b }')")
     printf '  round %d: baseline %s ns/op, loupe %s ns/op\n' "$i" "$b" "$l"
   done
