@@ -140,8 +140,9 @@ func (p *remotePool) closeAll() {
 }
 
 // remote returns the open connection name (connecting and discovering its
-// schema when needed) and the func that lets go of it. Errors are shaped
-// for the frontend (connError).
+// schema when needed), described with the notes its notes file holds now,
+// and the func that lets go of it. Errors are shaped for the frontend
+// (connError; a damaged notes file is CodeFile).
 func (a *App) remote(ctx context.Context, name string) (*assemble.Remote, func(), error) {
 	pool := a.chats.remotes
 	pool.watch.Do(func() { context.AfterFunc(a.life, pool.closeAll) })
