@@ -93,10 +93,7 @@ func TestRetrieveByNote(t *testing.T) {
 		}
 		return fake.Text("Churn was flat.")
 	}})
-	p, err := provider.Open(provider.Config{Provider: provider.Ollama, Model: "qwen3:8b", BaseURL: srv.OllamaURL()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := qwenAt(t, srv)
 	a, err := assemble.Agent(ws, results.New(results.Config{}), p, "qwen3:8b", assemble.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -119,4 +116,15 @@ func TestRetrieveByNote(t *testing.T) {
 	if _, meta := retrieve("shrinkage audit findings"); len(meta.Tables) == 0 || meta.Tables[0].Name != "t_x17" {
 		t.Errorf("the new note does not find t_x17: %+v", meta.Tables)
 	}
+}
+
+// qwenAt is the Ollama provider of model qwen3:8b served by srv, through
+// the real Ollama client.
+func qwenAt(t *testing.T, srv *fake.Server) llm.Provider {
+	t.Helper()
+	p, err := provider.Open(provider.Config{Provider: provider.Ollama, Model: "qwen3:8b", BaseURL: srv.OllamaURL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/loupeapp/loupe/agent"
 	"github.com/loupeapp/loupe/agent/llm"
 	"github.com/loupeapp/loupe/agent/llm/fake"
-	"github.com/loupeapp/loupe/agent/llm/provider"
 	"github.com/loupeapp/loupe/app/assemble"
 	"github.com/loupeapp/loupe/data/catalog"
 	"github.com/loupeapp/loupe/data/remote"
@@ -114,10 +113,7 @@ func TestRemoteRetrieveByNote(t *testing.T) {
 		}
 		return fake.Calls(fake.Call{Name: "describe_table", Args: `{"table": "t_x17"}`})
 	}})
-	p, err := provider.Open(provider.Config{Provider: provider.Ollama, Model: "qwen3:8b", BaseURL: srv.OllamaURL()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := qwenAt(t, srv)
 	a, err := assemble.RemoteAgent(r, results.New(results.Config{}), p, "qwen3:8b", assemble.Options{})
 	if err != nil {
 		t.Fatal(err)

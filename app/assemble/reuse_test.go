@@ -9,7 +9,6 @@ import (
 	"github.com/loupeapp/loupe/agent"
 	"github.com/loupeapp/loupe/agent/llm"
 	"github.com/loupeapp/loupe/agent/llm/fake"
-	"github.com/loupeapp/loupe/agent/llm/provider"
 	"github.com/loupeapp/loupe/app/assemble"
 	"github.com/loupeapp/loupe/data/index"
 	"github.com/loupeapp/loupe/data/memory"
@@ -80,10 +79,7 @@ func TestQueryReuseConversation(t *testing.T) {
 		{"How many customers signed up per segment in 2023?", true},
 	}
 	srv := fake.Start(t, fake.Options{Respond: analyst(fresh)})
-	p, err := provider.Open(provider.Config{Provider: provider.Ollama, Model: "qwen3:8b", BaseURL: srv.OllamaURL()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := qwenAt(t, srv)
 	std, err := assemble.Tools(ws, results.New(results.Config{}))
 	if err != nil {
 		t.Fatal(err)
