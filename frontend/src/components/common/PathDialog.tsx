@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useActions } from '../../state/actions';
 import { useStore } from '../../state/store';
+import { ModalForm } from './ModalForm';
 
 /**
  * Open files by path. The desktop app uses the native dialog; a plain
@@ -26,38 +27,29 @@ export function PathDialog() {
     void a.openPaths(paths);
   };
   return (
-    <div className="modal" role="dialog" aria-modal="true" aria-labelledby="path-title" onMouseDown={close}>
-      <form
-        className="modal__box"
-        onMouseDown={(e) => e.stopPropagation()}
-        onSubmit={(e) => {
-          e.preventDefault();
-          submit();
+    <ModalForm labelledBy="path-title" onBackdrop={close} onSubmit={submit}>
+      <h2 id="path-title">Open files by path</h2>
+      <p className="modal__lead">This browser has no file dialog. Paste the full paths, one per line.</p>
+      <textarea
+        ref={ref}
+        aria-label="File paths"
+        rows={4}
+        value={text}
+        placeholder="/home/me/data/orders.csv"
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') close();
+          if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) submit();
         }}
-      >
-        <h2 id="path-title">Open files by path</h2>
-        <p className="modal__lead">This browser has no file dialog. Paste the full paths, one per line.</p>
-        <textarea
-          ref={ref}
-          aria-label="File paths"
-          rows={4}
-          value={text}
-          placeholder="/home/me/data/orders.csv"
-          onChange={(e) => setText(e.target.value)}
-          onKeyDown={(e) => {
-            if (e.key === 'Escape') close();
-            if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) submit();
-          }}
-        />
-        <div className="modal__actions">
-          <button type="button" className="button button--ghost" onClick={close}>
-            Cancel
-          </button>
-          <button type="submit" className="button button--primary" disabled={text.trim() === ''}>
-            Open
-          </button>
-        </div>
-      </form>
-    </div>
+      />
+      <div className="modal__actions">
+        <button type="button" className="button button--ghost" onClick={close}>
+          Cancel
+        </button>
+        <button type="submit" className="button button--primary" disabled={text.trim() === ''}>
+          Open
+        </button>
+      </div>
+    </ModalForm>
   );
 }

@@ -6,6 +6,7 @@ import { problemOf, type Problem } from '../../state/problem';
 import { ErrorNote } from '../common/ErrorNote';
 import { Icon } from '../common/Icon';
 import { checkWords } from './actions';
+import { ModalForm } from '../common/ModalForm';
 import './connections.css';
 
 /** The ways to describe a connection, as the dialog offers them. */
@@ -187,145 +188,141 @@ export function ConnectionDialog({
 
   const passwordNote = editing?.hasPassword ? 'A password is stored; leave empty to keep it' : '';
   return (
-    <div className="modal" role="dialog" aria-modal="true" aria-labelledby="conn-title" onMouseDown={onClose}>
-      <form
-        className="modal__box conn-dialog"
-        data-testid="connection-dialog"
-        onMouseDown={(e) => e.stopPropagation()}
-        onKeyDown={(e) => e.key === 'Escape' && onClose()}
-        onSubmit={(e) => {
-          e.preventDefault();
-          void save();
-        }}
-      >
-        <h2 id="conn-title">{editing ? `Edit ${editing.name}` : 'Connect a database'}</h2>
-        <p className="modal__lead">Loupe queries the database where it lives, read-only, and never copies it unless you import a result.</p>
-        <div className="segmented" role="radiogroup" aria-label="Kind of database">
-          {MODES.map(({ mode, label }) => (
-            <label key={mode} className={form.mode === mode ? 'segmented__item segmented__item--on' : 'segmented__item'}>
-              <input type="radio" name="conn-kind" checked={form.mode === mode} onChange={() => set('mode', mode)} />
-              {label}
-            </label>
-          ))}
-        </div>
-
-        {form.mode === 'url' && (
-          <label className="field">
-            <span className="field__label">Connection URL</span>
-            <input
-              ref={first}
-              aria-label="Connection URL"
-              value={form.url}
-              spellCheck={false}
-              placeholder="postgres://user@host:5432/database?sslmode=require"
-              onChange={(e) => set('url', e.target.value)}
-            />
-            <span className="field__note">postgres://…, mysql://… or sqlite:///path/to/file.db. A password in the URL goes to the keychain, not the settings.</span>
+    <ModalForm
+      labelledBy="conn-title"
+      className="conn-dialog"
+      testId="connection-dialog"
+      onBackdrop={onClose}
+      onKeyDown={(e) => e.key === 'Escape' && onClose()}
+      onSubmit={() => void save()}
+    >
+      <h2 id="conn-title">{editing ? `Edit ${editing.name}` : 'Connect a database'}</h2>
+      <p className="modal__lead">Loupe queries the database where it lives, read-only, and never copies it unless you import a result.</p>
+      <div className="segmented" role="radiogroup" aria-label="Kind of database">
+        {MODES.map(({ mode, label }) => (
+          <label key={mode} className={form.mode === mode ? 'segmented__item segmented__item--on' : 'segmented__item'}>
+            <input type="radio" name="conn-kind" checked={form.mode === mode} onChange={() => set('mode', mode)} />
+            {label}
           </label>
-        )}
-        {form.mode === 'sqlite' && (
-          <div className="field">
-            <label className="field__label" htmlFor="conn-path">
-              Database file
+        ))}
+      </div>
+
+      {form.mode === 'url' && (
+        <label className="field">
+          <span className="field__label">Connection URL</span>
+          <input
+            ref={first}
+            aria-label="Connection URL"
+            value={form.url}
+            spellCheck={false}
+            placeholder="postgres://user@host:5432/database?sslmode=require"
+            onChange={(e) => set('url', e.target.value)}
+          />
+          <span className="field__note">postgres://…, mysql://… or sqlite:///path/to/file.db. A password in the URL goes to the keychain, not the settings.</span>
+        </label>
+      )}
+      {form.mode === 'sqlite' && (
+        <div className="field">
+          <label className="field__label" htmlFor="conn-path">
+            Database file
+          </label>
+          <div className="field__row">
+            <input
+              id="conn-path"
+              ref={first}
+              value={form.path}
+              spellCheck={false}
+              placeholder="/home/me/data/shop.sqlite"
+              onChange={(e) => set('path', e.target.value)}
+            />
+            {api.isDesktop() && (
+              <button type="button" className="button" onClick={() => void browse()}>
+                Browse…
+              </button>
+            )}
+          </div>
+          <span className="field__note">Opened read-only: Loupe never writes to the file.</span>
+        </div>
+      )}
+      {network && (
+        <>
+          <div className="conn-dialog__grid">
+            <label className="field conn-dialog__host">
+              <span className="field__label">Host</span>
+              <input ref={first} value={form.host} spellCheck={false} placeholder="db.example.com" onChange={(e) => set('host', e.target.value)} />
             </label>
-            <div className="field__row">
+            <label className="field conn-dialog__port">
+              <span className="field__label">Port</span>
               <input
-                id="conn-path"
-                ref={first}
-                value={form.path}
-                spellCheck={false}
-                placeholder="/home/me/data/shop.sqlite"
-                onChange={(e) => set('path', e.target.value)}
+                value={form.port}
+                inputMode="numeric"
+                placeholder={form.mode === 'postgres' ? '5432' : '3306'}
+                onChange={(e) => set('port', e.target.value.replace(/[^0-9]/g, ''))}
               />
-              {api.isDesktop() && (
-                <button type="button" className="button" onClick={() => void browse()}>
-                  Browse…
-                </button>
-              )}
-            </div>
-            <span className="field__note">Opened read-only: Loupe never writes to the file.</span>
+            </label>
+          </div>
+          <label className="field">
+            <span className="field__label">Database</span>
+            <input value={form.database} spellCheck={false} placeholder="analytics" onChange={(e) => set('database', e.target.value)} />
+          </label>
+          <div className="conn-dialog__grid">
+            <label className="field">
+              <span className="field__label">User</span>
+              <input value={form.user} spellCheck={false} autoComplete="off" placeholder="loupe_ro" onChange={(e) => set('user', e.target.value)} />
+            </label>
+            <PasswordField value={form.password} stored={!!passwordNote} onChange={(v) => set('password', v)} />
+          </div>
+          <label className="field">
+            <span className="field__label">Encryption (TLS)</span>
+            <select className="conn-dialog__select" value={form.tls} onChange={(e) => set('tls', e.target.value as TLSMode)}>
+              {TLS_MODES.map((t) => (
+                <option key={t.mode} value={t.mode}>
+                  {t.label}
+                </option>
+              ))}
+            </select>
+          </label>
+        </>
+      )}
+      {form.mode === 'url' && (
+        <PasswordField value={form.password} stored={!!passwordNote} empty="if the URL has none" onChange={(v) => set('password', v)} />
+      )}
+      <label className="field">
+        <span className="field__label">Name</span>
+        <input aria-label="Name" value={form.name} spellCheck={false} placeholder="shop" onChange={(e) => set('name', e.target.value)} />
+        <span className="field__note">How the sidebar and the command line (loupe ask --connection NAME) call it.</span>
+      </label>
+      {passwordNote && network && <span className="field__note">{passwordNote}.</span>}
+
+      <ReadOnlyAdvice engine={engine} database={databaseOf(form)} />
+
+      <div className="conn-dialog__test" aria-live="polite">
+        {test !== null && 'running' in test && (
+          <span className="conn-dialog__testing">
+            <span className="spinner spinner--small" /> Connecting…
+          </span>
+        )}
+        {test !== null && 'ok' in test && (
+          <div className="check check--ok" data-testid="connection-test-ok">
+            <Icon name="check" /> {checkWords(test.ok)}
           </div>
         )}
-        {network && (
-          <>
-            <div className="conn-dialog__grid">
-              <label className="field conn-dialog__host">
-                <span className="field__label">Host</span>
-                <input ref={first} value={form.host} spellCheck={false} placeholder="db.example.com" onChange={(e) => set('host', e.target.value)} />
-              </label>
-              <label className="field conn-dialog__port">
-                <span className="field__label">Port</span>
-                <input
-                  value={form.port}
-                  inputMode="numeric"
-                  placeholder={form.mode === 'postgres' ? '5432' : '3306'}
-                  onChange={(e) => set('port', e.target.value.replace(/[^0-9]/g, ''))}
-                />
-              </label>
-            </div>
-            <label className="field">
-              <span className="field__label">Database</span>
-              <input value={form.database} spellCheck={false} placeholder="analytics" onChange={(e) => set('database', e.target.value)} />
-            </label>
-            <div className="conn-dialog__grid">
-              <label className="field">
-                <span className="field__label">User</span>
-                <input value={form.user} spellCheck={false} autoComplete="off" placeholder="loupe_ro" onChange={(e) => set('user', e.target.value)} />
-              </label>
-              <PasswordField value={form.password} stored={!!passwordNote} onChange={(v) => set('password', v)} />
-            </div>
-            <label className="field">
-              <span className="field__label">Encryption (TLS)</span>
-              <select className="conn-dialog__select" value={form.tls} onChange={(e) => set('tls', e.target.value as TLSMode)}>
-                {TLS_MODES.map((t) => (
-                  <option key={t.mode} value={t.mode}>
-                    {t.label}
-                  </option>
-                ))}
-              </select>
-            </label>
-          </>
-        )}
-        {form.mode === 'url' && (
-          <PasswordField value={form.password} stored={!!passwordNote} empty="if the URL has none" onChange={(v) => set('password', v)} />
-        )}
-        <label className="field">
-          <span className="field__label">Name</span>
-          <input aria-label="Name" value={form.name} spellCheck={false} placeholder="shop" onChange={(e) => set('name', e.target.value)} />
-          <span className="field__note">How the sidebar and the command line (loupe ask --connection NAME) call it.</span>
-        </label>
-        {passwordNote && network && <span className="field__note">{passwordNote}.</span>}
-
-        <ReadOnlyAdvice engine={engine} database={databaseOf(form)} />
-
-        <div className="conn-dialog__test" aria-live="polite">
-          {test !== null && 'running' in test && (
-            <span className="conn-dialog__testing">
-              <span className="spinner spinner--small" /> Connecting…
-            </span>
-          )}
-          {test !== null && 'ok' in test && (
-            <div className="check check--ok" data-testid="connection-test-ok">
-              <Icon name="check" /> {checkWords(test.ok)}
-            </div>
-          )}
-          {test !== null && 'error' in test && <ErrorNote title="The connection failed" problem={test.error} />}
-          {saveError && <ErrorNote title="Not saved" problem={saveError} />}
-        </div>
-        <div className="modal__actions">
-          <button type="button" className="button conn-dialog__test-button" disabled={test !== null && 'running' in test} onClick={() => void runTest()}>
-            <Icon name="pulse" /> Test connection
-          </button>
-          <span className="view-head__spacer" />
-          <button type="button" className="button button--ghost" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="button button--primary" disabled={saving || form.name.trim() === ''}>
-            {editing ? 'Save' : 'Add connection'}
-          </button>
-        </div>
-      </form>
-    </div>
+        {test !== null && 'error' in test && <ErrorNote title="The connection failed" problem={test.error} />}
+        {saveError && <ErrorNote title="Not saved" problem={saveError} />}
+      </div>
+      <div className="modal__actions">
+        <button type="button" className="button conn-dialog__test-button" disabled={test !== null && 'running' in test} onClick={() => void runTest()}>
+          <Icon name="pulse" /> Test connection
+        </button>
+        <span className="view-head__spacer" />
+        <button type="button" className="button button--ghost" onClick={onClose}>
+          Cancel
+        </button>
+        <button type="submit" className="button button--primary" disabled={saving || form.name.trim() === ''}>
+          {editing ? 'Save' : 'Add connection'}
+        </button>
+      </div>
+    </ModalForm>
   );
 }
 
