@@ -17,12 +17,11 @@ import (
 	"github.com/loupeapp/loupe/app"
 )
 
-// sharedChinook copies the project's Chinook SQLite file (the demo
-// datasets beside the repository) into a temporary folder, so that a test
-// can change it.
-func sharedChinook(t *testing.T) string {
+// chinookCopy copies the Chinook SQLite file (chinook) into a temporary
+// folder, so that a test can change it.
+func chinookCopy(t *testing.T) string {
 	t.Helper()
-	src, err := os.Open("../../shared/datasets/demo/chinook/Chinook_Sqlite.sqlite")
+	src, err := os.Open(chinook(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +45,7 @@ func sharedChinook(t *testing.T) string {
 // says so and leaves the dataset as it was.
 func TestRefreshAnImportRunsItsQueryAgain(t *testing.T) {
 	e := newEnv(t, setup{})
-	path := sharedChinook(t)
+	path := chinookCopy(t)
 	if _, err := e.app.SaveConnection(app.ConnectionInput{Name: "music", Kind: "sqlite", Path: path}); err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +124,7 @@ func TestARenamedConnectionKeepsItsChatsAndImports(t *testing.T) {
 		fake.Calls(call("run_sql", map[string]any{"sql": join, "purpose": "top genre"})),
 		fake.Text("Rock has the most tracks.\n\nFindings:\n- Rock leads with 1297 tracks [q1]"),
 	}})
-	path := sharedChinook(t)
+	path := chinookCopy(t)
 	if _, err := e.app.SaveConnection(app.ConnectionInput{Name: "music", Kind: "sqlite", Path: path}); err != nil {
 		t.Fatal(err)
 	}
