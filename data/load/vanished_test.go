@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/xuri/excelize/v2"
@@ -162,18 +161,7 @@ func TestFailedReloadKeepsVanishedParts(t *testing.T) {
 	sheetsWorkbook(t, dir, 5, "A", "C")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var mu sync.Mutex
-	seen := map[string]bool{}
-	_, err := w.Loader.Load(ctx, path, load.Options{Progress: func(p load.Progress) {
-		mu.Lock()
-		defer mu.Unlock()
-		if p.Phase == "reading" && p.Table != "" {
-			seen[p.Table] = true
-			if len(seen) == 2 {
-				cancel()
-			}
-		}
-	}})
+	_, err := w.Loader.Load(ctx, path, load.Options{Progress: cancelAtSecondTable(cancel).progress})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled reload: got %v, want context.Canceled", err)
 	}

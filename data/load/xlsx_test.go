@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -540,26 +541,14 @@ func assertCancelLeavesNothing(t *testing.T, w *workspace.Workspace, path string
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var mu sync.Mutex
-	seen := map[string]bool{}
-	_, err := w.Loader.Load(ctx, path, load.Options{Progress: func(p load.Progress) {
-		mu.Lock()
-		defer mu.Unlock()
-		if p.Phase == "reading" && p.Table != "" {
-			seen[p.Table] = true
-			if len(seen) == 2 {
-				cancel()
-			}
-		}
-	}})
+	at := cancelAtSecondTable(cancel)
+	_, err := w.Loader.Load(ctx, path, load.Options{Progress: at.progress})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled load: got %v, want context.Canceled", err)
 	}
-	mu.Lock()
-	if len(seen) < 2 {
+	if seen := at.read(); len(seen) < 2 {
 		t.Fatalf("the load ended before its second table (read %v)", seen)
 	}
-	mu.Unlock()
 	tables := queryAll(t, w, "SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' AND database_name = current_database()")
 	if len(tables) != 0 {
 		t.Errorf("a failed load left tables %v", tables)
@@ -583,4 +572,35 @@ func assertCancelLeavesNothing(t *testing.T, w *workspace.Workspace, path string
 	if len(got) < len(want) || strings.Join(got[:len(want)], ",") != strings.Join(want, ",") {
 		t.Errorf("load after the failed one gave %v, want %v first", got, want)
 	}
+}
+
+// secondTable cancels a load (its cancel) as soon as a second table is
+// being read; the first one is made by then, in the load's transaction.
+type secondTable struct {
+	cancel context.CancelFunc
+	mu     sync.Mutex
+	seen   map[string]bool
+}
+
+func cancelAtSecondTable(cancel context.CancelFunc) *secondTable {
+	return &secondTable{cancel: cancel, seen: map[string]bool{}}
+}
+
+// progress is the load's progress callback.
+func (c *secondTable) progress(p load.Progress) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if p.Phase == "reading" && p.Table != "" {
+		c.seen[p.Table] = true
+		if len(c.seen) == 2 {
+			c.cancel()
+		}
+	}
+}
+
+// read is the tables the load had begun to read.
+func (c *secondTable) read() map[string]bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return maps.Clone(c.seen)
 }
