@@ -62,13 +62,7 @@ func TestSetConnectionNote(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := e.app.Ask(chat.ID, "Which audio codec containers are most common?")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out := e.rec.waitFinished(t, res.RunID, 30*time.Second); out.Status != agent.Done {
-		t.Fatalf("outcome %s: %s", out.Status, out.Reason)
-	}
+	e.answered(t, chat.ID, "Which audio codec containers are most common?")
 	sys := e.srv.Requests()[0].Messages[0].Content
 	for _, want := range []string{"MediaType", codecNote, "Name NVARCHAR(120) — codec, e.g. MPEG audio file"} {
 		if !strings.Contains(sys, want) {
@@ -148,13 +142,7 @@ func TestConnectionNoteFromOutside(t *testing.T) {
 	}
 	ask := func(i int) string {
 		t.Helper()
-		res, err := e.app.Ask(chat.ID, "Which audio codec containers are most common?")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if out := e.rec.waitFinished(t, res.RunID, 30*time.Second); out.Status != agent.Done {
-			t.Fatalf("outcome %s: %s", out.Status, out.Reason)
-		}
+		e.answered(t, chat.ID, "Which audio codec containers are most common?")
 		return e.srv.Requests()[i].Messages[0].Content
 	}
 	if sys := ask(0); strings.Contains(sys, codecNote) {

@@ -8,11 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	_ "modernc.org/sqlite" // to change the copied Chinook file between imports
 
-	"github.com/loupeapp/loupe/agent"
 	"github.com/loupeapp/loupe/agent/llm/fake"
 	"github.com/loupeapp/loupe/app"
 )
@@ -150,14 +148,7 @@ func TestARenamedConnectionKeepsItsChatsAndImports(t *testing.T) {
 	if err != nil || len(chats) != 1 || chats[0].ID != chat.ID || chats[0].Connection != "tunes" {
 		t.Fatalf("chats after the rename: %+v, %v", chats, err)
 	}
-	res, err := e.app.Ask(chat.ID, "Which genre has the most tracks?")
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := e.rec.waitFinished(t, res.RunID, 30*time.Second)
-	if out.Status != agent.Done {
-		t.Fatalf("outcome %s: %s", out.Status, out.Reason)
-	}
+	e.answered(t, chat.ID, "Which genre has the most tracks?")
 	results := e.srv.Requests()[1].ToolResults()
 	if len(results) != 1 || !strings.Contains(results[0].Content, "1297") {
 		t.Fatalf("the question should run on the renamed connection's file:\n%v", results)

@@ -252,14 +252,7 @@ func TestAskInAConnectionChatRunsOnTheDatabase(t *testing.T) {
 	if chat.Connection != "music" {
 		t.Fatalf("chat %+v", chat)
 	}
-	res, err := e.app.Ask(chat.ID, "Which genres have the most tracks?")
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := e.rec.waitFinished(t, res.RunID, 30*time.Second)
-	if out.Status != agent.Done {
-		t.Fatalf("outcome %s: %s", out.Status, out.Reason)
-	}
+	out := e.answered(t, chat.ID, "Which genres have the most tracks?")
 	results := e.srv.Requests()[1].ToolResults()
 	if len(results) != 1 || !strings.Contains(results[0].Content, "Rock") || !strings.Contains(results[0].Content, "1297") {
 		t.Fatalf("the join should run on the file:\n%v", results)
@@ -282,7 +275,7 @@ func TestAskInAConnectionChatRunsOnTheDatabase(t *testing.T) {
 	if err := e.app.RemoveConnection("music"); err != nil {
 		t.Fatal(err)
 	}
-	res, err = e.app.Ask(chat.ID, "And albums?")
+	res, err := e.app.Ask(chat.ID, "And albums?")
 	if err != nil {
 		t.Fatal(err)
 	}

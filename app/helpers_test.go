@@ -148,6 +148,21 @@ func (e *env) load(t *testing.T) {
 	}
 }
 
+// answered asks question in chat chatID and waits (30 s at most) for the
+// run to finish; it fails the test unless the run is Done.
+func (e *env) answered(t *testing.T, chatID, question string) *agent.Outcome {
+	t.Helper()
+	res, err := e.app.Ask(chatID, question)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := e.rec.waitFinished(t, res.RunID, 30*time.Second)
+	if out.Status != agent.Done {
+		t.Fatalf("outcome %s: %s", out.Status, out.Reason)
+	}
+	return out
+}
+
 // chat starts a conversation.
 func (e *env) chat(t *testing.T) string {
 	t.Helper()
