@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -146,11 +147,55 @@ func TestANewerSchemaIsRefused(t *testing.T) {
 	wantErr(t, err, ErrNewerSchema)
 }
 
-// Two processes opening an old file at once migrate it once.
+// Processes opening the same file at once (the window and `loupe ask`)
+// all succeed: a new file is created and switched to WAL mode once, an old
+// one is migrated once.
+func TestConcurrentOpens(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		path func(t *testing.T) string
+	}{
+		{"new file", func(t *testing.T) string { return filepath.Join(t.TempDir(), FileName) }},
+		{"version 1 file", func(t *testing.T) string { return fromFixture(t, "v1.sql") }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			// One round rarely races; twenty make the race near certain.
+			for range 20 {
+				path := tc.path(t)
+				openAtOnce(t, path, 4)
+				s, err := Open(context.Background(), path)
+				must(t, err)
+				var mode string
+				must(t, s.db.QueryRow("PRAGMA journal_mode").Scan(&mode))
+				if v, err := s.SchemaVersion(context.Background()); err != nil || v != Version || mode != "wal" {
+					t.Fatalf("after concurrent opens: version %d (%v), journal mode %q", v, err, mode)
+				}
+				must(t, s.Close())
+			}
+		})
+	}
+}
+
+// Migrating once leaves the old rows intact.
 func TestConcurrentOpensMigrateOnce(t *testing.T) {
 	path := fromFixture(t, "v1.sql")
-	errs := make(chan error, 4)
-	for range 4 {
+	openAtOnce(t, path, 4)
+	s, err := Open(context.Background(), path)
+	must(t, err)
+	defer s.Close()
+	th, err := s.Thread(context.Background(), "chat_00000000000000a1")
+	must(t, err)
+	if len(th.Messages) != 4 || len(th.Messages[1].ToolCalls) != 2 {
+		t.Errorf("after concurrent migrations: %d messages, %d calls", len(th.Messages), len(th.Messages[1].ToolCalls))
+	}
+}
+
+// openAtOnce opens and closes path from n goroutines at once, each with its
+// own connection pool as a separate process would have.
+func openAtOnce(t *testing.T, path string, n int) {
+	t.Helper()
+	errs := make(chan error, n)
+	for range n {
 		go func() {
 			s, err := Open(context.Background(), path)
 			if err == nil {
@@ -159,15 +204,7 @@ func TestConcurrentOpensMigrateOnce(t *testing.T) {
 			errs <- err
 		}()
 	}
-	for range 4 {
+	for range n {
 		must(t, <-errs)
-	}
-	s, err := Open(context.Background(), path)
-	must(t, err)
-	defer s.Close()
-	th, err := s.Thread(context.Background(), "chat_00000000000000a1")
-	must(t, err)
-	if len(th.Messages) != 4 || len(th.Messages[1].ToolCalls) != 2 {
-		t.Errorf("after concurrent migrations: %d messages, %d calls", len(th.Messages), len(th.Messages[1].ToolCalls))
 	}
 }

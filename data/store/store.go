@@ -82,6 +82,10 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	}
 	db.SetMaxOpenConns(8)
 	s := &Store{db: db, path: path, log: slog.Default().With("subsystem", "store"), now: time.Now}
+	if err := enableWAL(ctx, db, path); err != nil {
+		_ = db.Close()
+		return nil, err
+	}
 	if err := s.migrate(ctx); err != nil {
 		_ = db.Close()
 		return nil, err
@@ -98,15 +102,15 @@ func OpenDir(ctx context.Context, dir string) (*Store, error) {
 	return Open(ctx, filepath.Join(dir, FileName))
 }
 
-// dsn is the driver's connection string: WAL (readers never wait for the
-// writer, a commit is an append), NORMAL sync (a commit survives the
-// process being killed; only a power cut can lose the last ones), foreign
-// keys on, a generous busy timeout for the other process's writes, and
-// write transactions that take the write lock when they begin, so two
-// writers queue instead of failing.
+// dsn is the driver's connection string: NORMAL sync (with WAL, which
+// Open sets once for the file, a commit survives the process being killed;
+// only a power cut can lose the last ones), foreign keys on, a generous
+// busy timeout for the other process's writes, and write transactions that
+// take the write lock when they begin, so two writers queue instead of
+// failing.
 func dsn(path string) string {
 	q := url.Values{}
-	for _, p := range []string{"busy_timeout(10000)", "journal_mode(WAL)", "synchronous(NORMAL)", "foreign_keys(1)"} {
+	for _, p := range []string{"busy_timeout(10000)", "synchronous(NORMAL)", "foreign_keys(1)"} {
 		q.Add("_pragma", p)
 	}
 	q.Set("_txlock", "immediate")
