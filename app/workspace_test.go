@@ -24,7 +24,8 @@ func useEmbedModel(t *testing.T, e *env, model string) {
 	}
 }
 
-// waitEmbedded waits until the fake server embedded n texts.
+// waitEmbedded waits until the fake server embedded n texts and the app
+// has stored what it answered (the background job ended).
 func waitEmbedded(t *testing.T, e *env, n int) {
 	t.Helper()
 	deadline := time.Now().Add(15 * time.Second)
@@ -34,6 +35,7 @@ func waitEmbedded(t *testing.T, e *env, n int) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+	app.WaitEmbedding(e.app)
 }
 
 // TestLoadEmbedsTablesInBackground: with an embedding model in the

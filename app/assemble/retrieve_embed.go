@@ -34,6 +34,11 @@ func (r *Retrieval) EmbedInBackground(cfg provider.Config) {
 	r.startJob(&cfg)
 }
 
+// WaitEmbedding blocks until no background embedding job runs, for
+// callers that need the embeddings settled before they go on (tests and
+// benchmarks); it does not stop a job (Close does).
+func (r *Retrieval) WaitEmbedding() { r.jobs.Wait() }
+
 // EmbedTables embeds, now, the tables that have no vector of the boost's
 // model for their current version (nothing when the boost is off), for
 // callers that want the fused ranking complete before they search (loupe

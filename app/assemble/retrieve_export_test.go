@@ -9,6 +9,3 @@ func SetBoostRetry(d time.Duration) func() {
 	boostRetry = d
 	return func() { boostRetry = old }
 }
-
-// WaitEmbedding waits for the background embedding to end.
-func (r *Retrieval) WaitEmbedding() { r.jobs.Wait() }

@@ -1,0 +1,9 @@
+package app
+
+// WaitEmbedding blocks until a's background embedding of the workspace's
+// tables has ended (at once when the workspace is not open).
+func WaitEmbedding(a *App) {
+	if ret, _ := a.ws.extras(); ret != nil {
+		ret.WaitEmbedding()
+	}
+}
