@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -336,6 +337,7 @@ func TestCloseRemovesItsFiles(t *testing.T) {
 // Open connects as configured, removes containers that dead Loupe
 // processes left behind, and returns a working tool with a ready status.
 func TestOpen(t *testing.T) {
+	cleaned = sync.Once{} // Open sweeps once per process; an earlier Open (or -count) used it up
 	ws := openWorkspace(t)
 	host, image := sandboxtest.Image(t)
 	cli, err := client.New(client.WithHost(host))
