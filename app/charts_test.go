@@ -7,8 +7,11 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"log/slog"
+	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/loupeapp/loupe/app"
@@ -74,5 +77,29 @@ func TestSaveChartCanceledWritesNothing(t *testing.T) {
 	path, err := a.SaveChart("Orders", "png", base64.StdEncoding.EncodeToString(pngBytes(t)))
 	if err != nil || path != nil {
 		t.Fatalf("canceled dialog: path %v, error %v", path, err)
+	}
+}
+
+// ChartRendered puts the page's render time in the app's log, where
+// make smoke reads it; values no page measures are refused.
+func TestChartRenderedIsLogged(t *testing.T) {
+	var buf bytes.Buffer
+	a := app.New(app.Options{WorkspaceDir: t.TempDir(), ConfigDir: t.TempDir(), Keychain: app.NewMemoryKeychain(),
+		Logger: slog.New(slog.NewTextHandler(&buf, nil)), Getenv: func(string) string { return "" }})
+	t.Cleanup(func() { a.Shutdown(context.Background()) })
+	if err := a.ChartRendered(10000, "canvas", 231.6); err != nil {
+		t.Fatal(err)
+	}
+	if want := `msg="chart rendered" subsystem=app rows=10000 renderer=canvas ms=231`; !strings.Contains(buf.String(), want) {
+		t.Errorf("log %q, want a line with %q", buf.String(), want)
+	}
+	for _, bad := range []struct {
+		rows     int
+		renderer string
+		ms       float64
+	}{{-1, "svg", 1}, {10, "webgl", 1}, {10, "svg", -1}, {10, "svg", math.NaN()}, {10, "svg", math.Inf(1)}} {
+		if err := a.ChartRendered(bad.rows, bad.renderer, bad.ms); codeOf(t, err) != app.CodeInvalid {
+			t.Errorf("ChartRendered(%d, %q, %v) = %v, want code %s", bad.rows, bad.renderer, bad.ms, err, app.CodeInvalid)
+		}
 	}
 }

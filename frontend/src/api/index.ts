@@ -225,3 +225,10 @@ export const cancelSandboxBuild = (): Promise<void> => call('CancelSandboxBuild'
  */
 export const saveChart = (name: string, format: ChartFormat, data: string): Promise<string | null> =>
   call('SaveChart', name, format, data);
+/**
+ * Records in the app's log how long the page took to draw a chart of rows
+ * data rows (vega-embed's parse, dataflow and draw), so that render times in
+ * the real window can be read there.
+ */
+export const chartRendered = (rows: number, renderer: 'svg' | 'canvas', ms: number): Promise<void> =>
+  call('ChartRendered', rows, renderer, ms);

@@ -17,6 +17,7 @@ export const METHODS = [
   'Cancel',
   'CancelImport',
   'CancelSandboxBuild',
+  'ChartRendered',
   'ChooseFiles',
   'ConnectionTables',
   'DeleteChat',

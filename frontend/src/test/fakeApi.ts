@@ -72,6 +72,7 @@ function build() {
     buildSandbox: vi.fn<typeof Api.buildSandbox>(),
     cancelSandboxBuild: vi.fn<typeof Api.cancelSandboxBuild>(async () => undefined),
     saveChart: vi.fn<typeof Api.saveChart>(async () => null),
+    chartRendered: vi.fn<typeof Api.chartRendered>(async () => undefined),
     writeReport: vi.fn<typeof Api.writeReport>(),
     exportReport: vi.fn<typeof Api.exportReport>(async () => null),
     getSettings: vi.fn<typeof Api.getSettings>(async (): Promise<Api.Settings> => ({

@@ -43,6 +43,22 @@ async function drawn() {
   return store;
 }
 
+describe('ChartView render time', () => {
+  it('sends how long the draw took, with the rows and the renderer, to the app log', async () => {
+    await drawn();
+    expect(fake.chartRendered).toHaveBeenCalledTimes(1);
+    const [rows, renderer, ms] = fake.chartRendered.mock.calls[0]!;
+    expect([rows, renderer]).toEqual([1, 'svg']);
+    expect(ms).toBeGreaterThanOrEqual(0);
+  });
+
+  it('still shows the chart when the log cannot be reached', async () => {
+    fake.chartRendered.mockRejectedValueOnce(new FakeApiError('internal', 'gone'));
+    await drawn(); // the export buttons are enabled: the chart is drawn
+    expect(screen.queryByText(/could not be drawn/)).toBeNull();
+  });
+});
+
 describe('ChartView export', () => {
   it('downloads the image in a browser, without asking Go', async () => {
     await drawn();

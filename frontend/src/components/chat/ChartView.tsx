@@ -43,13 +43,19 @@ export function ChartView({ spec, title }: { spec: unknown; title?: string | und
         if (!['facet', 'hconcat', 'vconcat', 'concat', 'repeat'].some((k) => k in s)) s['width'] = 'container';
         // Timed for the render benchmark (e2e/perf.spec.ts): parse, dataflow and draw.
         const start = performance.now();
+        const rows = dataRows(s);
+        // SVG is crisp; a canvas draws thousands of marks far faster.
+        const renderer = rows > 2000 ? 'canvas' : 'svg';
         result = await m.default(el.current, s as never, {
           actions: false,
-          // SVG is crisp; a canvas draws thousands of marks far faster.
-          renderer: dataRows(s) > 2000 ? 'canvas' : 'svg',
+          renderer,
           config: chartConfig(scheme),
         });
-        performance.measure('loupe:chart-render', { start, detail: { rows: dataRows(s) } });
+        const end = performance.now();
+        performance.measure('loupe:chart-render', { start, end, detail: { rows } });
+        // The app's log keeps the time too (make smoke reads it from the
+        // window); a failure to log is no reason to bother the user.
+        api.chartRendered(rows, renderer, end - start).catch(() => undefined);
         if (!live) {
           result.finalize();
           return;
