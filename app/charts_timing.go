@@ -1,9 +1,6 @@
 package app
 
-import (
-	"math"
-	"time"
-)
+import "math"
 
 // ChartRendered records in the app's log how long the page took to draw a
 // chart of rows data rows with renderer ("svg" or "canvas"): vega-embed's
@@ -15,6 +12,6 @@ func (a *App) ChartRendered(rows int, renderer string, ms float64) error {
 	if rows < 0 || (renderer != "svg" && renderer != "canvas") || ms < 0 || math.IsNaN(ms) || math.IsInf(ms, 0) {
 		return newError(CodeInvalid, "A chart render time needs a row count, svg or canvas, and a time in milliseconds.", "")
 	}
-	a.log.Info("chart rendered", "rows", rows, "renderer", renderer, "ms", time.Duration(ms*float64(time.Millisecond)).Milliseconds())
+	a.log.Info("chart rendered", "rows", rows, "renderer", renderer, "ms", int64(ms))
 	return nil
 }
