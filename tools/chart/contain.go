@@ -26,7 +26,7 @@ import (
 // refusedKeys are object keys refused wherever they appear, with what to
 // do instead.
 var refusedKeys = map[string]string{
-	"url":          "remove it: a chart draws only the query's rows, never anything fetched from an address",
+	"url":          "remove it: nothing is fetched from an address; the chart's data comes only from its sql (JOIN there what a lookup would fetch)",
 	"href":         "remove it: charts cannot carry links",
 	"loader":       "remove it: how charts load is the app's, not the spec's",
 	"embedOptions": "remove it: the app's embed options cannot be changed by a spec",
@@ -94,27 +94,29 @@ func walkContain(key string, v any, path string, out *[]string) {
 			walkContain(key, e, fmt.Sprintf("%s[%d]", path, i), out)
 		}
 	case string:
-		if p := stringProblem(key, x); p != "" {
-			*out = append(*out, fmt.Sprintf("%s at %s: %s", p, path, "remove it; a chart draws only the query's rows and its own marks"))
+		if what, fix := stringProblem(key, x); what != "" {
+			*out = append(*out, fmt.Sprintf("%s at %s: %s", what, path, fix))
 		}
 	}
 }
 
-// stringProblem says why s, the value of key, is refused, or "".
-func stringProblem(key, s string) string {
+// stringProblem says what in s, the value of key, is refused and what to
+// do instead, or "".
+func stringProblem(key, s string) (what, fix string) {
+	const remove = "remove it; a chart draws only the query's rows and its own marks"
 	switch {
 	case imageNamers[key] && strings.TrimSpace(s) == "image":
-		return fmt.Sprintf(`%q named "image" (image marks load pictures from addresses, and an "image" tooltip entry is loaded as a picture; use another mark or name)`, key)
+		return `"image"`, `image marks, and tooltip entries named "image", load pictures from addresses: use another mark (point, text) or another name`
 	case schemeURL.MatchString(s), relativeURL.MatchString(s), schemeOnly.MatchString(s):
-		return fmt.Sprintf("an address (%s)", clip(s))
+		return fmt.Sprintf("an address (%s)", clip(s)), remove
 	case dataURI.MatchString(s):
-		return fmt.Sprintf("a data: URI (%s)", clip(s))
+		return fmt.Sprintf("a data: URI (%s)", clip(s)), remove
 	case cssURL.MatchString(s):
-		return fmt.Sprintf("a CSS url(…) (%s)", clip(s))
+		return fmt.Sprintf("a CSS url(…) (%s)", clip(s)), remove
 	case imageKey.MatchString(s):
-		return fmt.Sprintf(`an object with an "image" key (%s), which a tooltip loads as a picture`, clip(s))
+		return fmt.Sprintf(`an object with an "image" key (%s)`, clip(s)), `a tooltip loads an "image" entry as a picture: use another key`
 	}
-	return ""
+	return "", ""
 }
 
 // tooltipImage returns a problem when the chart has a tooltip and its data
