@@ -143,3 +143,19 @@ func TestRedactURL(t *testing.T) {
 		}
 	}
 }
+
+func TestServerURL(t *testing.T) {
+	for _, tc := range []struct {
+		cfg  Config
+		want string
+	}{
+		{Config{}, "http://127.0.0.1:11434"},
+		{Config{BaseURL: "10.0.0.5:11434"}, "http://10.0.0.5:11434"},
+		{Config{Provider: OpenAI}, "https://api.openai.com/v1"},
+		{Config{Provider: OpenAI, BaseURL: "http://localhost:1234/v1"}, "http://localhost:1234/v1"},
+	} {
+		if got := ServerURL(tc.cfg); got != tc.want {
+			t.Errorf("ServerURL(%+v) = %s, want %s", tc.cfg, got, tc.want)
+		}
+	}
+}
