@@ -87,8 +87,8 @@ func TestWindowLocalModelSendsNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !s.Local || len(s.Requests) != 0 || s.Level != "open" ||
-		s.Summary() != "Nothing left this machine: the model runs on "+e.srv.Addr()+"." {
-		t.Errorf("sent %+v: %s", s, s.Summary())
+		s.Summary != "Nothing left this machine: the model runs on "+e.srv.Addr()+"." {
+		t.Errorf("sent %+v: %s", s, s.Summary)
 	}
 }
 

@@ -25,6 +25,8 @@ type AnswerSent struct {
 	Local    bool          `json:"local"`
 	Requests []SentRequest `json:"requests"`
 	Bytes    int           `json:"bytes"` // the requests' bodies in all
+	// Summary says it in one line (see Summary).
+	Summary string `json:"summary"`
 }
 
 // SentRequest is one request of an answer.
@@ -57,11 +59,12 @@ func SentOf(ctx context.Context, st *store.Store, messageID string) (*AnswerSent
 			Body: string(r.Body), Pretty: pretty(r.Body), Dropped: r.Dropped})
 		out.Bytes += r.Size
 	}
+	out.Summary = out.summary()
 	return out, nil
 }
 
-// Summary is the answer's one-line account: where it went, at what level.
-func (a *AnswerSent) Summary() string {
+// summary is the answer's one-line account: where it went, at what level.
+func (a *AnswerSent) summary() string {
 	switch {
 	case !a.Known:
 		return "Asked before Loupe kept a record of what is sent."
