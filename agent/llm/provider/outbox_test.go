@@ -159,3 +159,36 @@ func TestServerURL(t *testing.T) {
 		}
 	}
 }
+
+// Embedding requests, on both wires, are kept too: the texts are in the
+// body, and nothing else of the request (the key) is.
+func TestTeeKeepsEmbeddingRequests(t *testing.T) {
+	s := fake.Start(t, fake.Options{APIKey: "sk-embed-canary", Models: []fake.Model{
+		{Name: "nomic-embed-text", Embedding: true}, {Name: "text-embedding-3-small", Embedding: true}}})
+	for _, cfg := range []Config{
+		{EmbedModel: "nomic-embed-text", BaseURL: s.OllamaURL()},
+		{Provider: OpenAI, EmbedModel: "text-embedding-3-small", BaseURL: s.OpenAIURL(), APIKey: "sk-embed-canary"},
+	} {
+		o := &memOutbox{}
+		cfg.HTTPClient = Tee(nil, TeeOptions{Fallback: o, All: true})
+		e, err := OpenEmbedder(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.Embed(context.Background(), []string{"staff table", "rain gauge"}); err != nil {
+			t.Fatal(err)
+		}
+		var body string
+		for _, k := range o.sent {
+			if strings.HasSuffix(k.URL, "/api/embed") || strings.HasSuffix(k.URL, "/embeddings") {
+				body = string(k.Body)
+			}
+			if strings.Contains(string(k.Body)+k.URL, "sk-embed-canary") {
+				t.Errorf("the key is in the outbox: %s", k.URL)
+			}
+		}
+		if !strings.Contains(body, `"staff table"`) || !strings.Contains(body, `"rain gauge"`) || !strings.Contains(body, cfg.EmbedModel) {
+			t.Errorf("%s: embedding request kept as %q", cfg.Provider, body)
+		}
+	}
+}
