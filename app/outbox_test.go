@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"bytes"
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/loupeapp/loupe/app"
 	"github.com/loupeapp/loupe/app/assemble"
 	"github.com/loupeapp/loupe/data/privacy"
+	"github.com/loupeapp/loupe/data/store"
 )
 
 // The window's answers and their report keep exactly what the model
@@ -74,6 +76,26 @@ func TestWindowKeepsWhatWasSent(t *testing.T) {
 	}
 	if _, err := e.app.SentOf("run_nope"); codeOf(t, err) != app.CodeNotFound {
 		t.Errorf("unknown run: %v", err)
+	}
+	// A model listing is made for no conversation: kept without one.
+	if _, err := e.app.ListModels(); err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.OpenDir(context.Background(), e.wsDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	loose, err := st.SentLoose(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := false
+	for _, r := range loose {
+		listed = listed || (strings.HasSuffix(r.URL, "/api/tags") && r.Level == "schema" && r.MessageID == "")
+	}
+	if !listed {
+		t.Errorf("no model listing among the requests for no conversation: %+v", loose)
 	}
 }
 

@@ -56,7 +56,7 @@ func SentOf(ctx context.Context, st *store.Store, messageID string) (*AnswerSent
 		Server: hostOf(a.ModelURL), Local: a.Local, Requests: []SentRequest{}}
 	for _, r := range reqs {
 		out.Requests = append(out.Requests, SentRequest{At: r.At, Method: r.Method, URL: r.URL, Size: r.Size,
-			Body: string(r.Body), Pretty: pretty(r.Body), Dropped: r.Dropped})
+			Body: string(r.Body), Pretty: Pretty(r.Body), Dropped: r.Dropped})
 		out.Bytes += r.Size
 	}
 	out.Summary = out.summary()
@@ -82,8 +82,8 @@ func hostOf(raw string) string {
 	return u.Host
 }
 
-// pretty is b indented when it is JSON, else b as it is.
-func pretty(b []byte) string {
+// Pretty is b indented when it is JSON, else b as it is.
+func Pretty(b []byte) string {
 	var buf bytes.Buffer
 	if json.Indent(&buf, b, "", "  ") != nil {
 		return string(b)

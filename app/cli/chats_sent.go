@@ -52,7 +52,10 @@ func showSent(ctx context.Context, e env, st *store.Store, th *store.Thread, asJ
 // printSent writes one answer's requests: size, URL, then the body,
 // indented when it is JSON.
 func printSent(w io.Writer, question string, a *assemble.AnswerSent) {
-	fmt.Fprintf(w, "\n▸ Answer %s to %q\n  %s\n", a.MessageID, oneLine(question, 80), a.Summary)
+	if a.MessageID != "" {
+		fmt.Fprintf(w, "\n▸ Answer %s to %q\n", a.MessageID, oneLine(question, 80))
+	}
+	fmt.Fprintf(w, "  %s\n", a.Summary)
 	if len(a.Requests) == 0 {
 		return
 	}

@@ -86,6 +86,11 @@ func TestOutboxHoldsWhatTheModelReceived(t *testing.T) {
 				t.Errorf("levels %s", got)
 			}
 			noKeyIn(t, ws)
+			// Every request of ask (Ollama's /api/show too) was made for
+			// an answer: none is kept for no conversation.
+			if code, out, errs := run(t, "", "outbox", "--workspace", ws); code != ExitOK || !strings.Contains(out, "Nothing was sent for no conversation.") {
+				t.Errorf("loupe outbox: %d %s %s", code, out, errs)
+			}
 
 			code, out, errs := run(t, "", "chat", "show", "--workspace", ws, "--sent", chat)
 			if code != ExitOK {
