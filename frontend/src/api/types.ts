@@ -634,6 +634,8 @@ export type ErrorCode =
   | 'invalid'
   | 'internal'
   | 'unreachable'
+  /** A hosted model server with no privacy level chosen yet: ask the user (setPrivacy), then ask again. */
+  | 'privacy'
   | (string & {});
 
 /** An error as the backend sends it. */
