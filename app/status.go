@@ -134,7 +134,7 @@ func sameModel(a, b string) bool {
 // listingProvider opens the provider the settings name for listing models:
 // it fails fast (no retries), and works before a model is chosen.
 func (a *App) listingProvider(s Settings) (llm.Provider, error) {
-	cfg := a.settings.providerConfig(s)
+	cfg := a.modelConfig(s)
 	if cfg.Model == "" {
 		cfg.Model = "none" // listing needs no model; Open insists on one
 	}

@@ -144,7 +144,7 @@ func (a *App) embedTables() {
 	if err != nil {
 		return
 	}
-	ret.EmbedInBackground(a.settings.providerConfig(s))
+	ret.EmbedInBackground(a.modelConfig(s))
 }
 
 // extras returns the retrieval and the extra tools of the open workspace.

@@ -69,6 +69,8 @@ type Store struct {
 	log  *slog.Logger
 	now  func() time.Time
 	last atomic.Int64 // the last stamp handed out
+	// maxOutbox overrides MaxOutboxBytes when positive (tests).
+	maxOutbox int
 }
 
 // Open opens (creating if needed) the store in the file at path, migrates

@@ -7,6 +7,7 @@ import { problemOf, type Problem } from '../../state/problem';
 import { useStore } from '../../state/store';
 import { ErrorNote } from '../common/ErrorNote';
 import { Icon } from '../common/Icon';
+import { PrivacySettings } from '../privacy/Privacy';
 import { SandboxBuild } from './SandboxBuild';
 
 interface Pull {
@@ -264,6 +265,8 @@ export function SettingsView() {
               </span>
             </div>
           </section>
+
+          <PrivacySettings refresh={saved} />
 
           <section className="card">
             <h2 className="card__title">Limits</h2>
