@@ -86,13 +86,9 @@ func FromEnv(getenv func(string) string) Config {
 	}
 	switch c.Provider {
 	case OpenAI:
-		c.APIKey = get("OPENAI_API_KEY")
+		c.APIKey, c.KeyFor = EnvKey(getenv)
 		if c.BaseURL == "" {
 			c.BaseURL = get("OPENAI_BASE_URL")
-		}
-		c.KeyFor = c.BaseURL
-		if c.KeyFor == "" {
-			c.KeyFor = openai.DefaultBaseURL
 		}
 	case Ollama:
 		if c.BaseURL == "" {
@@ -100,6 +96,25 @@ func FromEnv(getenv func(string) string) Config {
 		}
 	}
 	return c
+}
+
+// EnvKey is the environment's API key, OPENAI_API_KEY, and the base URL it
+// is for: the one set beside it (LOUPE_BASE_URL when LOUPE_PROVIDER is
+// openai, else OPENAI_BASE_URL), else api.openai.com. key is "" when unset.
+func EnvKey(getenv func(string) string) (key, keyFor string) {
+	get := func(k string) string { return strings.TrimSpace(getenv(k)) }
+	key = get("OPENAI_API_KEY")
+	if key == "" {
+		return "", ""
+	}
+	keyFor = get("OPENAI_BASE_URL")
+	if strings.EqualFold(get("LOUPE_PROVIDER"), OpenAI) && get("LOUPE_BASE_URL") != "" {
+		keyFor = get("LOUPE_BASE_URL")
+	}
+	if keyFor == "" {
+		keyFor = openai.DefaultBaseURL
+	}
+	return key, keyFor
 }
 
 // Errors Open returns, wrapped in a *ConfigError.

@@ -31,7 +31,7 @@ func TestFromEnv(t *testing.T) {
 		{"openai", map[string]string{"LOUPE_PROVIDER": " OpenAI ", "LOUPE_MODEL": "gpt-4o-mini", "OPENAI_API_KEY": "sk-1", "OLLAMA_HOST": "unused"},
 			Config{Provider: OpenAI, Model: "gpt-4o-mini", APIKey: "sk-1", KeyFor: "https://api.openai.com/v1"}},
 		{"openai with OPENAI_BASE_URL", map[string]string{"LOUPE_PROVIDER": "openai", "OPENAI_BASE_URL": "http://localhost:1234/v1"},
-			Config{Provider: OpenAI, BaseURL: "http://localhost:1234/v1", KeyFor: "http://localhost:1234/v1"}},
+			Config{Provider: OpenAI, BaseURL: "http://localhost:1234/v1"}},
 		{"openai key beside LOUPE_BASE_URL", map[string]string{"LOUPE_PROVIDER": "openai", "LOUPE_BASE_URL": "http://gpu:8000/v1", "OPENAI_API_KEY": "sk-2"},
 			Config{Provider: OpenAI, BaseURL: "http://gpu:8000/v1", APIKey: "sk-2", KeyFor: "http://gpu:8000/v1"}},
 		{"keep-alive and max context", map[string]string{"OLLAMA_KEEP_ALIVE": "1h", "LOUPE_MAX_CONTEXT": "16384"},
