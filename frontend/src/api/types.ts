@@ -396,7 +396,10 @@ export interface Settings {
   model: string;
   ollamaURL: string;
   openaiBaseURL: string;
+  /** A key is stored for the OpenAI base URL's host. */
   hasAPIKey: boolean;
+  /** The origin (scheme://host:port) the stored key was entered for; it is sent to no other host. */
+  apiKeyFor?: string;
   maxSteps: number;
   timeoutSeconds: number;
   theme: 'system' | 'light' | 'dark';
