@@ -176,7 +176,7 @@ func runAsk(ctx context.Context, e env, args []string) int {
 // environment (provider.FromEnv).
 func agentFlags(fs *flag.FlagSet, what string) (*provider.Config, *assemble.Options) {
 	cfg := provider.FromEnv(os.Getenv)
-	fs.StringVar(&cfg.Provider, "provider", cfg.Provider, "ollama or openai (default $LOUPE_PROVIDER, else ollama)")
+	fs.Var(providerFlag{&cfg, os.Getenv}, "provider", "ollama or openai (default $LOUPE_PROVIDER, else ollama)")
 	fs.StringVar(&cfg.Model, "model", cfg.Model, "model name (default $LOUPE_MODEL)")
 	fs.StringVar(&cfg.BaseURL, "base-url", cfg.BaseURL, "model server URL (default $LOUPE_BASE_URL, $OLLAMA_HOST or the provider's)")
 	fs.StringVar(&cfg.EmbedModel, "embed-model", cfg.EmbedModel, "embedding model for semantic table search, e.g. nomic-embed-text (default $LOUPE_EMBED_MODEL; off when empty)")
