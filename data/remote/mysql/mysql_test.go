@@ -120,3 +120,28 @@ func TestValues(t *testing.T) {
 		}
 	}
 }
+
+// TestContainment: issue 16's backtick-quoted LOAD_FILE and friends, run
+// as an administrator with ALL PRIVILEGES (FILE included), are refused
+// before they reach the server, and that role gets the privilege warning
+// the read-only one does not.
+func TestContainment(t *testing.T) {
+	env := server(t)
+	ro, roPW := roProfile(t, env)
+	admin := ro
+	admin.User = env["LOUPE_MYSQL_ADMIN_USER"]
+	attacks := []struct{ text, name string }{
+		{"SELECT `LOAD_FILE`('/etc/passwd')", "load_file"},
+		{"SELECT `load_file` /* c */ ('/etc/passwd')", "load_file"},
+		{"SELECT LOAD_FILE -- c\n('/etc/passwd')", "load_file"},
+		{"SELECT `Chinook`.`LOAD_FILE`('/etc/passwd')", "load_file"},
+		{"SELECT `GET_LOCK`('loupe', 1)", "get_lock"},
+		{"SELECT `sys_exec`('id')", "sys_exec"},
+	}
+	c := remotetest.Containment{Admin: admin, AdminPassword: env["LOUPE_MYSQL_ADMIN_PASSWORD"], ReadOnly: ro, ReadOnlyPass: roPW,
+		Leaks: []string{"root:"}, Risk: "FILE"}
+	for _, a := range attacks {
+		c.Attacks, c.Named = append(c.Attacks, a.text), append(c.Named, a.name)
+	}
+	remotetest.RunContainment(t, c)
+}

@@ -173,3 +173,34 @@ func TestTimeoutWhileCounting(t *testing.T) {
 	}
 	t.Logf("counted %d rows before the limit", res.RowCount)
 }
+
+// TestContainment: issue 16's quoted function names, run as the superuser
+// postgres, are refused before they reach the server, and the superuser
+// gets the privilege warning the read-only role does not.
+func TestContainment(t *testing.T) {
+	env := server(t)
+	ro, roPW := roProfile(t, env, env["LOUPE_PG_DATABASE"])
+	admin := ro
+	admin.User = env["LOUPE_PG_ADMIN_USER"]
+	attacks := []struct{ text, name string }{
+		{`SELECT "pg_read_file"('/etc/passwd')`, "pg_read_file"},
+		{`SELECT pg_catalog."pg_read_file"('/etc/passwd')`, "pg_read_file"},
+		{`SELECT pg_catalog . "pg_read_file" /* c */ ('/etc/passwd')`, "pg_read_file"},
+		{`SELECT U&"pg\005fread\005ffile"('/etc/passwd')`, "pg_read_file"},
+		{`SELECT "pg_read_binary_file"('/etc/passwd')`, "pg_read_binary_file"},
+		{`SELECT * FROM "pg_ls_dir"('.')`, "pg_ls_dir"},
+		{`SELECT "pg_stat_file"('/etc/passwd')`, "pg_stat_file"},
+		{`SELECT "query_to_xml"('SELECT pg_read_file(''/etc/passwd'')', true, false, '')`, "query_to_xml"},
+		{`SELECT * FROM "ts_stat"('SELECT to_tsvector(pg_read_file(''/etc/passwd''))')`, "ts_stat"},
+		{`SELECT "lo_import"('/etc/passwd')`, "lo_import"},
+		{`SELECT * FROM "pg_hba_file_rules"`, "pg_hba_file_rules"},
+		{`SELECT "pg_advisory_lock"(16)`, "pg_advisory_lock"},
+		{`SELECT "set_config"('statement_timeout', '0', false)`, "set_config"},
+	}
+	c := remotetest.Containment{Admin: admin, AdminPassword: env["LOUPE_PG_ADMIN_PASSWORD"], ReadOnly: ro, ReadOnlyPass: roPW,
+		Leaks: []string{"root:"}, Risk: "superuser"}
+	for _, a := range attacks {
+		c.Attacks, c.Named = append(c.Attacks, a.text), append(c.Named, a.name)
+	}
+	remotetest.RunContainment(t, c)
+}
