@@ -7,6 +7,7 @@ import { ErrorNote } from '../common/ErrorNote';
 import { Icon } from '../common/Icon';
 import { checkWords } from './actions';
 import { ModalForm } from '../common/ModalForm';
+import { RoleWarningNote } from './RoleWarningNote';
 import './connections.css';
 
 /** The ways to describe a connection, as the dialog offers them. */
@@ -307,6 +308,7 @@ export function ConnectionDialog({
             <Icon name="check" /> {checkWords(test.ok)}
           </div>
         )}
+        {test !== null && 'ok' in test && test.ok.role && <RoleWarningNote warning={test.ok.role} />}
         {test !== null && 'error' in test && <ErrorNote title="The connection failed" problem={test.error} />}
         {saveError && <ErrorNote title="Not saved" problem={saveError} />}
       </div>
