@@ -85,7 +85,7 @@ func Check(k Kind, text string) (string, error) {
 // bare or quoted, in any case, schema-qualified, with comments or
 // whitespace before its parenthesis.
 func checkNames(d dialect, st stmt) error {
-	ns, err := names(st)
+	ns, err := names(st, d.attributeCalls)
 	if err != nil {
 		return refuse("%v; write names plainly", err)
 	}

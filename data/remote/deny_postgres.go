@@ -13,7 +13,12 @@ var postgresDeny = denyList{
 		each(harmFiles,
 			"pg_read_file", "pg_read_binary_file", "pg_stat_file", "pg_logdir_ls", "pg_current_logfile",
 			"pg_show_all_file_settings", "pg_hba_file_rules", "pg_ident_file_mappings",
-			"loread", "lowrite"),
+			"loread", "lowrite",
+			// Large objects, by name rather than by prefix, so that a column
+			// called lo_… (x.lo_price is functional notation too) stays usable.
+			"lo_import", "lo_export", "lo_get", "lo_put", "lo_open", "lo_close", "lo_creat", "lo_create",
+			"lo_unlink", "lo_from_bytea", "lo_lseek", "lo_lseek64", "lo_tell", "lo_tell64",
+			"lo_truncate", "lo_truncate64"),
 		each(harmPrograms,
 			"ts_stat", "ts_rewrite"),
 		each(harmState,
@@ -32,7 +37,6 @@ var postgresDeny = denyList{
 		{"pg_ls_", harmFiles},   // pg_ls_dir, pg_ls_logdir, pg_ls_waldir, pg_ls_tmpdir, …
 		{"pg_file_", harmFiles}, // adminpack: pg_file_write, pg_file_rename, pg_file_unlink, pg_file_sync
 		{"pg_read_", harmFiles},
-		{"lo_", harmFiles}, // large objects: lo_import, lo_export, lo_get, lo_put, lo_from_bytea, …
 		{"dblink", harmPrograms},
 		{"query_to_xml", harmPrograms}, // query_to_xml, query_to_xmlschema, query_to_xml_and_xmlschema
 		{"cursor_to_xml", harmPrograms},

@@ -14,15 +14,19 @@ type dialect struct {
 	// names up under a general_ci collation), so a called name must be
 	// plain ASCII for the deny list to be sure of it.
 	asciiCalls bool
+	// attributeCalls is set when x.f may call f(x) (PostgreSQL's
+	// functional notation), so a name after "." is checked as a call.
+	attributeCalls bool
 }
 
 // dialects are the engines' dialects; each one's deny list is in its own
 // file (deny_postgres.go, deny_mysql.go, deny_sqlite.go).
 var dialects = map[Kind]dialect{
 	Postgres: {
-		lex:    lexRules{nested: true, dollar: true},
-		starts: []string{"SELECT", "WITH", "VALUES", "TABLE", "EXPLAIN", "SHOW"},
-		deny:   postgresDeny,
+		lex:            lexRules{nested: true, dollar: true},
+		starts:         []string{"SELECT", "WITH", "VALUES", "TABLE", "EXPLAIN", "SHOW"},
+		deny:           postgresDeny,
+		attributeCalls: true,
 	},
 	MySQL: {
 		lex:        lexRules{backslash: true, dquoteString: true, backtick: true, hashComment: true, dashNeedSpace: true, execComment: true},

@@ -13,7 +13,9 @@ type name struct {
 	text string // unquoted, unescaped, lower-cased
 	// called is set when the next token is "(": the name is a function
 	// (the last part of a qualified name, pg_catalog."pg_read_file"(…),
-	// is the one called).
+	// is the one called). With attributes, a name after "." counts as
+	// called too: PostgreSQL runs f(x) written as x.f, so
+	// ('/etc/passwd'::text).pg_read_file reads the file.
 	called bool
 }
 
@@ -23,11 +25,11 @@ type name struct {
 // with ANSI_QUOTES or SQLite's fallbacks would read them, strings standing
 // where a function name goes all become names: quoting never hides a
 // name. A U&"…" name whose escapes do not decode is an error.
-func names(st stmt) ([]name, error) {
+func names(st stmt, attributes bool) ([]name, error) {
 	var out []name
 	toks := st.toks
 	for i := 0; i < len(toks); i++ {
-		t := toks[i]
+		t, start := toks[i], i
 		var text string
 		switch t.kind {
 		case tWord:
@@ -50,7 +52,8 @@ func names(st stmt) ([]name, error) {
 		default:
 			continue
 		}
-		called := i+1 < len(toks) && toks[i+1].raw == "("
+		called := i+1 < len(toks) && toks[i+1].raw == "(" ||
+			attributes && t.kind != tString && start > 0 && toks[start-1].raw == "."
 		if t.kind == tString && !called {
 			continue // a string, not a name
 		}

@@ -188,6 +188,8 @@ func TestContainment(t *testing.T) {
 		{`SELECT pg_catalog . "pg_read_file" /* c */ ('/etc/passwd')`, "pg_read_file"},
 		{`SELECT U&"pg\005fread\005ffile"('/etc/passwd')`, "pg_read_file"},
 		{`SELECT "pg_read_binary_file"('/etc/passwd')`, "pg_read_binary_file"},
+		{`SELECT ('/etc/passwd'::text).pg_read_file`, "pg_read_file"}, // functional notation: x.f is f(x)
+		{`SELECT ((('/etc/passwd'::text).lo_import)).lo_get`, "lo_import"},
 		{`SELECT * FROM "pg_ls_dir"('.')`, "pg_ls_dir"},
 		{`SELECT "pg_stat_file"('/etc/passwd')`, "pg_stat_file"},
 		{`SELECT "query_to_xml"('SELECT pg_read_file(''/etc/passwd'')', true, false, '')`, "query_to_xml"},
