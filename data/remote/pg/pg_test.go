@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -205,4 +206,47 @@ func TestContainment(t *testing.T) {
 		c.Attacks, c.Named = append(c.Attacks, a.text), append(c.Named, a.name)
 	}
 	remotetest.RunContainment(t, c)
+}
+
+// TestStandardStringsPinned: a role whose settings turn
+// standard_conforming_strings off still gets sessions that read quotes as
+// remote.Check does, so '\'' , pg_read_file($$…$$) -- ' stays one string
+// (with the setting off, the server reads '\'' as a quote and runs the call).
+func TestStandardStringsPinned(t *testing.T) {
+	env := server(t)
+	ctx := context.Background()
+	admin, err := connect(ctx, env, "ADMIN", env["LOUPE_PG_DATABASE"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close(ctx)
+	const role, pw = "loupe_scs_off", "loupe-scs-pw"
+	for _, q := range []string{
+		"DROP ROLE IF EXISTS " + role,
+		"CREATE ROLE " + role + " LOGIN SUPERUSER PASSWORD '" + pw + "'",
+		"ALTER ROLE " + role + " SET standard_conforming_strings = off",
+	} {
+		if _, err := admin.Exec(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	t.Cleanup(func() { _, _ = admin.Exec(context.Background(), "DROP ROLE IF EXISTS "+role) })
+	p, _ := roProfile(t, env, env["LOUPE_PG_DATABASE"])
+	p.User = role
+	s, err := Open(ctx, p, pw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	res, err := s.Query(ctx, `SELECT '\'' , pg_read_file($$/etc/passwd$$) -- '`, query.Limits{})
+	if err != nil {
+		t.Fatal(err) // one string to the check and, with the setting pinned, to the server
+	}
+	if got := fmt.Sprint(res.Rows); got != `[[\' , pg_read_file($$/etc/passwd$$) -- ]]` {
+		t.Errorf("the server read it differently (read /etc/passwd: %v)", strings.Contains(got, "root:"))
+	}
+	res, err = s.Query(ctx, "SHOW standard_conforming_strings", query.Limits{})
+	if err != nil || fmt.Sprint(res.Rows) != "[[on]]" {
+		t.Errorf("standard_conforming_strings: %v %v", res, err)
+	}
 }
