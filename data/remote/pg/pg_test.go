@@ -210,8 +210,9 @@ func TestContainment(t *testing.T) {
 
 // TestStandardStringsPinned: a role whose settings turn
 // standard_conforming_strings off still gets sessions that read quotes as
-// remote.Check does, so '\'' , pg_read_file($$…$$) -- ' stays one string
-// (with the setting off, the server reads '\'' as a quote and runs the call).
+// remote.Check does: the text below stays one string (with the setting
+// off, the server reads its backslash and quote as an escaped quote, ends
+// the string early and runs the call).
 func TestStandardStringsPinned(t *testing.T) {
 	env := server(t)
 	ctx := context.Background()
