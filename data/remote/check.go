@@ -56,7 +56,7 @@ func Check(k Kind, text string) (string, error) {
 	}
 	st := stmts[0]
 	if st.execComment {
-		return "", refuse("MySQL runs the text of /*! … */ and /*+ … */ comments; remove them")
+		return "", refuse("MySQL and MariaDB run the text of /*! … */, /*M! … */ and /*+ … */ comments; remove them")
 	}
 	if len(st.words) == 0 {
 		return "", refuse("%s", startReason(k, ""))

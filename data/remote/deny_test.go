@@ -71,6 +71,8 @@ func TestCheckRefusesDeniedNamesHoweverWritten(t *testing.T) {
 		{MySQL, "SELECT LOAD_FILE # c\n('/etc/hostname')", []string{"load_file()"}},
 		{MySQL, `SELECT "LOAD_FILE"('/etc/hostname')`, []string{"load_file()"}}, // ANSI_QUOTES
 		{MySQL, "SELECT {fn LOAD_FILE('/etc/hostname')}", []string{"load_file()"}},
+		{MySQL, "SELECT 1 /*M! , LOAD_FILE('/etc/hostname') */", []string{"/*M!", "comments"}},
+		{MySQL, "SELECT 1 /*M!100000 , LOAD_FILE('/etc/hostname') */", []string{"comments"}},
 		{MySQL, "SELECT LÖAD_FILE('/etc/hostname')", []string{"ASCII"}},
 		{MySQL, "SELECT GET_LOCK('x', 10)", []string{"get_lock()", "locks"}},
 		{MySQL, "SELECT `release_all_locks`()", []string{"release_all_locks()"}},

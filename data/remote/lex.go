@@ -18,7 +18,7 @@ type lexRules struct {
 	dashNeedSpace bool // -- starts a comment only before whitespace (MySQL)
 	nested        bool // /* */ comments nest (PostgreSQL)
 	dollar        bool // $tag$ … $tag$ strings, E'…' escapes and U&"…" identifiers (PostgreSQL)
-	execComment   bool // /*! … */ comments are run as code (MySQL)
+	execComment   bool // /*! … */ and MariaDB's /*M! … */ comments are run as code (MySQL)
 }
 
 // tokKind is what a token of a statement is.
@@ -46,7 +46,8 @@ type stmt struct {
 	words []string
 	toks  []token
 	// execComment is set when the text holds a MySQL /*! … */ or /*+ … */
-	// comment, whose content the server reads as SQL or hints.
+	// comment or a MariaDB /*M! … */ one, whose content the server reads
+	// as SQL or hints.
 	execComment bool
 }
 
@@ -88,7 +89,7 @@ func split(text string, r lexRules) []stmt {
 			i += j
 			continue
 		case c == '/' && strings.HasPrefix(s[i:], "/*"):
-			if r.execComment && i+2 < len(s) && (s[i+2] == '!' || s[i+2] == '+') {
+			if r.execComment && (strings.HasPrefix(s[i+2:], "!") || strings.HasPrefix(s[i+2:], "+") || strings.HasPrefix(s[i+2:], "M!")) {
 				exec = true
 			}
 			i = commentEnd(s, i, r.nested)
