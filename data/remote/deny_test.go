@@ -88,7 +88,8 @@ func TestCheckRefusesDeniedNamesHoweverWritten(t *testing.T) {
 		{SQLite, "SELECT `writefile`('/tmp/x', 'y')", []string{"writefile()"}},
 		{SQLite, "SELECT edit('x', 'vi')", []string{"edit()"}},
 		{SQLite, "SELECT fts3_tokenizer('simple')", []string{"fts3_tokenizer()"}},
-		{SQLite, "SELECT * FROM fsdir('/')", []string{"fsdir()"}},
+		{SQLite, "SELECT * FROM fsdir('/')", []string{"fsdir"}},
+		{SQLite, "SELECT * FROM \"fsdir\" WHERE name = '/etc'", []string{"fsdir", "files"}},
 		{SQLite, "ATTACH '/tmp/x.db' AS x", []string{"attaches"}},
 	} {
 		_, err := Check(c.kind, c.text)
