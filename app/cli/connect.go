@@ -321,7 +321,7 @@ func printRole(e env, w *remote.RoleWarning) {
 	if w == nil {
 		return
 	}
-	fmt.Fprintln(e.stderr, "loupe: warning: "+w.Message)
+	fmt.Fprintln(e.stderr, "loupe: warning: "+w.Message+" "+w.Advice)
 	for _, r := range w.Risks {
 		fmt.Fprintln(e.stderr, "  - "+w.Role+" "+r)
 	}

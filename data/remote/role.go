@@ -22,6 +22,7 @@ type RoleAuditor interface {
 type RoleWarning struct {
 	Role    string   `json:"role"`
 	Message string   `json:"message"` // one sentence for a heading
+	Advice  string   `json:"advice"`  // why it matters and what to do
 	Risks   []string `json:"risks"`
 	// SQL creates a read-only role to connect with instead.
 	SQL string `json:"sql"`
@@ -48,8 +49,9 @@ func AuditRole(ctx context.Context, src Source, p Profile) *RoleWarning {
 	}
 	return &RoleWarning{
 		Role: role,
-		Message: fmt.Sprintf("The role %s can do more than read. Loupe refuses statements that write or reach outside the database, "+
-			"but a query that got past that check would run with these privileges. Connect with a read-only role instead.", role),
+		Message: fmt.Sprintf("The role %s can do more than read.", role),
+		Advice: "Loupe refuses statements that write or reach outside the database, " +
+			"but a query that got past that check would run with these privileges. Connect with a read-only role instead.",
 		Risks: risks,
 		SQL:   ReadOnlyRoleSQL(p.Kind, p.Database),
 	}

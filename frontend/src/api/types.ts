@@ -501,7 +501,10 @@ export interface Connection {
  */
 export interface RoleWarning {
   role: string;
+  /** One sentence for a heading. */
   message: string;
+  /** Why it matters and what to do. */
+  advice: string;
   risks: string[];
   sql: string;
 }

@@ -14,7 +14,8 @@ beforeEach(() => resetFake());
 // What remote.AuditRole returns for the superuser postgres.
 const superuser: RoleWarning = {
   role: 'postgres',
-  message: 'The role postgres can do more than read. Connect with a read-only role instead.',
+  message: 'The role postgres can do more than read.',
+  advice: 'Loupe refuses statements that write or reach outside the database. Connect with a read-only role instead.',
   risks: ['is a superuser: reads and writes any file the server can and runs programs on it (COPY … PROGRAM)', 'may write (INSERT, UPDATE, DELETE or TRUNCATE) 11 tables'],
   sql: "CREATE ROLE loupe_ro LOGIN PASSWORD '…';\nGRANT CONNECT ON DATABASE chinook TO loupe_ro;",
 };
@@ -38,7 +39,8 @@ describe('the role warning', () => {
     fireEvent.click(screen.getByRole('button', { name: /Test connection/ }));
     expect(await screen.findByTestId('connection-test-ok')).toHaveTextContent('Connected to PostgreSQL 16.4');
     const w = screen.getByTestId('role-warning');
-    expect(w).toHaveTextContent('postgres can do more than read');
+    expect(w).toHaveTextContent('The role postgres can do more than read.');
+    expect(w).toHaveTextContent('Connect with a read-only role instead.');
     expect(w).toHaveTextContent('postgres is a superuser: reads and writes any file the server can');
     expect(w).toHaveTextContent('may write (INSERT, UPDATE, DELETE or TRUNCATE) 11 tables');
     expect(within(w).getByTestId('role-warning-sql').textContent).toBe(superuser.sql);

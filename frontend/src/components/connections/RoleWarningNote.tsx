@@ -12,9 +12,9 @@ export function RoleWarningNote({ warning }: { warning: RoleWarning }) {
   return (
     <div className="conn-role" role="alert" data-testid="role-warning">
       <div className="conn-role__title">
-        <Icon name="warning" /> {warning.role} can do more than read
+        <Icon name="warning" /> {warning.message}
       </div>
-      <p className="conn-role__message">{warning.message}</p>
+      <p className="conn-role__message">{warning.advice}</p>
       <ul className="conn-role__risks">
         {warning.risks.map((r) => (
           <li key={r}>
