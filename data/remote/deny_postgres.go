@@ -31,7 +31,12 @@ var postgresDeny = denyList{
 			"brin_summarize_new_values", "brin_summarize_range", "brin_desummarize_range",
 			"gin_clean_pending_list", "pg_prewarm", "pg_truncate_visibility_map",
 			"pg_wal_replay_pause", "pg_wal_replay_resume", "pg_wal_replay_wait",
-			"pg_xlog_replay_pause", "pg_xlog_replay_resume"),
+			"pg_xlog_replay_pause", "pg_xlog_replay_resume",
+			// Replication origins that change state (the pg_replication_origin_status
+			// view and the _oid and _progress readers stay allowed).
+			"pg_replication_origin_create", "pg_replication_origin_drop", "pg_replication_origin_advance",
+			"pg_replication_origin_session_setup", "pg_replication_origin_session_reset",
+			"pg_replication_origin_xact_setup", "pg_replication_origin_xact_reset"),
 	),
 	prefixes: []denyPrefix{
 		{"pg_ls_", harmFiles},   // pg_ls_dir, pg_ls_logdir, pg_ls_waldir, pg_ls_tmpdir, …
@@ -46,7 +51,6 @@ var postgresDeny = denyList{
 		{"pg_drop_", harmState},
 		{"pg_copy_", harmState},
 		{"pg_logical_", harmState},
-		{"pg_replication_origin_", harmState},
 		{"pg_stat_reset", harmState},
 		{"pg_restore_", harmState}, // pg_restore_relation_stats, pg_restore_attribute_stats
 		{"pg_clear_", harmState},

@@ -61,6 +61,7 @@ func TestCheckRefusesDeniedNamesHoweverWritten(t *testing.T) {
 		{Postgres, `SELECT pg_reload_conf()`, []string{"pg_reload_conf()"}},
 		{Postgres, `SELECT pg_create_logical_replication_slot('s', 'test_decoding')`, []string{"pg_create_logical_replication_slot()"}},
 		{Postgres, `SELECT pg_stat_reset()`, []string{"pg_stat_reset()"}},
+		{Postgres, `SELECT pg_replication_origin_create('x')`, []string{"pg_replication_origin_create()"}},
 		{Postgres, `EXPLAIN ANALYZE SELECT "pg_read_file"('/etc/passwd')`, []string{"pg_read_file()"}},
 		{Postgres, `WITH x AS (SELECT "pg_read_file"('/etc/passwd') AS f) SELECT * FROM x`, []string{"pg_read_file()"}},
 		// MySQL/MariaDB: backticks, ANSI_QUOTES, comments, accents.
@@ -120,6 +121,8 @@ func TestCheckAcceptsNamesLikeDeniedOnes(t *testing.T) {
 		{Postgres, `SELECT U&"d\0061t\+000061" FROM t`},
 		{Postgres, `SELECT t.lo_price, t.sleep, s.edit FROM t JOIN s ON s.id = t.id`},
 		{Postgres, `SELECT pg_size_pretty(pg_total_relation_size('t')), current_setting('server_version')`},
+		{Postgres, `SELECT * FROM pg_catalog.pg_replication_origin_status, pg_catalog.pg_stat_activity`},
+		{Postgres, `SELECT pg_catalog.pg_get_viewdef('v'::regclass), n.nspname FROM pg_catalog.pg_namespace n`},
 		{MySQL, "SELECT `sleep`, edit, `load_file` FROM t"},
 		{MySQL, "SELECT 'LOAD_FILE(x)', \"sleep\" FROM t"},
 		{MySQL, "SELECT DATE_FORMAT(d, '%Y-%m'), `COUNT`(*) FROM t GROUP BY 1"},
