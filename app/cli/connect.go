@@ -42,10 +42,8 @@ add tests the connection before saving it; --no-test saves it untested.
 Connect with a read-only database role: add and test warn when the role can do more than read
 (superuser, reading or writing server files, running programs, writing tables). PostgreSQL:
 ` + indent(remote.ReadOnlyRoleSQL(remote.Postgres, "mydb")) + `
-
 MySQL/MariaDB:
 ` + indent(remote.ReadOnlyRoleSQL(remote.MySQL, "mydb")) + `
-
 `
 
 func runConnect(ctx context.Context, e env, args []string) int {
@@ -326,7 +324,10 @@ func printRole(e env, w *remote.RoleWarning) {
 		fmt.Fprintln(e.stderr, "  - "+w.Role+" "+r)
 	}
 	if w.SQL != "" {
-		fmt.Fprint(e.stderr, "  As an administrator, create a read-only role and connect with it:\n"+indent(indent(w.SQL))+"\n")
+		fmt.Fprintln(e.stderr, "  As an administrator, create a read-only role and connect with it:")
+		for _, line := range strings.Split(w.SQL, "\n") {
+			fmt.Fprintln(e.stderr, "    "+line)
+		}
 	}
 }
 
