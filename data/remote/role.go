@@ -48,7 +48,7 @@ func AuditRole(ctx context.Context, src Source, p Profile) *RoleWarning {
 		return nil
 	}
 	return &RoleWarning{
-		Role: role,
+		Role:    role,
 		Message: fmt.Sprintf("The role %s can do more than read.", role),
 		Advice: "Loupe refuses statements that write or reach outside the database, " +
 			"but a query that got past that check would run with these privileges. Connect with a read-only role instead.",
