@@ -2,6 +2,7 @@
 // from a model (or from data a model read), so it is untrusted input: it
 // must not make the page fetch (data, lookup, images, config), open links,
 // or change how it is embedded (usermeta.embedOptions).
+import type { Loader } from 'vega';
 import type { EmbedOptions } from 'vega-embed';
 
 /** The error every refused load carries; shown when a chart cannot be drawn because of it. */
@@ -12,8 +13,6 @@ export function isInlineImage(uri: unknown): boolean {
   return typeof uri === 'string' && /^data:image\/(png|jpeg|gif|webp|svg\+xml)[;,]/i.test(uri);
 }
 
-type Loader = NonNullable<Exclude<EmbedOptions['loader'], undefined>>;
-
 /**
  * closedLoader is a Vega loader that refuses every address: load, http and
  * file reject, and sanitize (which Vega asks before it shows an image mark
@@ -22,16 +21,14 @@ type Loader = NonNullable<Exclude<EmbedOptions['loader'], undefined>>;
 export function closedLoader(): Loader {
   const refuse = (uri?: unknown) => Promise.reject(new Error(`${REFUSED} (refused ${String(uri ?? '')})`));
   return {
-    options: {},
-    fileAccess: false,
     load: refuse,
     http: refuse,
     file: refuse,
-    sanitize: (uri: unknown, options?: { context?: string }) =>
-      isInlineImage(uri) && options?.context !== 'href'
-        ? Promise.resolve({ href: uri as string })
+    sanitize: (uri, options) =>
+      isInlineImage(uri) && (options as { context?: string } | undefined)?.context !== 'href'
+        ? Promise.resolve({ href: uri })
         : refuse(uri),
-  } as unknown as Loader;
+  };
 }
 
 /**
