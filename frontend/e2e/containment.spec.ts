@@ -59,6 +59,8 @@ test('a malicious model cannot make the window, the report or the exported HTML 
   const chart = turn.getByTestId('chart');
   await expect(chart.locator('svg .mark-rect path').first()).toBeVisible();
   await expect(chart.locator('svg .mark-image image').first()).toBeAttached();
+  await page.waitForTimeout(500);
+  expect(listener.hits, 'requests from opening the conversation').toEqual([]);
 
   // Images: placeholders with their addresses, in the steps, the answer and a finding.
   const blocked = turn.getByTestId('blocked-image');
@@ -89,6 +91,7 @@ test('a malicious model cannot make the window, the report or the exported HTML 
     expect(await img.getAttribute('src')).toMatch(/^data:image\//);
   }
   await shot(page, 'containment-report');
+  expect(listener.hits, 'requests from the conversation and its report').toEqual([]);
 
   // The exported HTML, opened as a file; and a copy whose chart spec is
   // the hostile one (as if the stored exploration held it).
@@ -119,6 +122,6 @@ test('a malicious model cannot make the window, the report or the exported HTML 
   }
 
   await page.waitForTimeout(500);
-  expect(listener.hits).toEqual([]);
-  expect(violations).toEqual([]);
+  expect(listener.hits, 'requests from the window, the report and the exported HTML').toEqual([]);
+  expect(violations, 'what the content policy had to refuse').toEqual([]);
 });
