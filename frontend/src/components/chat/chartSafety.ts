@@ -4,14 +4,12 @@
 // or change how it is embedded (usermeta.embedOptions).
 import type { Loader } from 'vega';
 import type { EmbedOptions } from 'vega-embed';
+import { isInlineImage } from '../common/inlineImage';
 
 /** The error every refused load carries; shown when a chart cannot be drawn because of it. */
 export const REFUSED = 'Loupe charts load nothing from addresses: their data comes only from the query';
 
-/** isInlineImage reports whether uri is a data:image URL, the only address a chart may show. */
-export function isInlineImage(uri: unknown): boolean {
-  return typeof uri === 'string' && /^data:image\/(png|jpeg|gif|webp|svg\+xml)[;,]/i.test(uri);
-}
+export { isInlineImage };
 
 /**
  * closedLoader is a Vega loader that refuses every address: load, http and

@@ -2,6 +2,7 @@ import { useMemo, useState, type ComponentProps, type ReactNode } from 'react';
 import ReactMarkdown from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import * as api from '../../api';
+import { isInlineImage } from './inlineImage';
 
 /**
  * An image Loupe itself drew for an address in the text (a report's
@@ -46,16 +47,11 @@ function asWritten(url: string): string {
   return url;
 }
 
-/** isLocalImage reports whether src is an inline image (a data:image URL), the only kind the page draws. */
-export function isLocalImage(src: string): boolean {
-  return /^data:image\/(png|jpeg|gif|webp|svg\+xml)[;,]/i.test(src);
-}
-
 function SafeImage(props: ComponentProps<'img'> & { localImage?: LocalImage | undefined }) {
   const { src, alt, localImage } = props;
   const address = typeof src === 'string' ? src : '';
   const own = address !== '' ? localImage?.(address) : undefined;
-  if (own && isLocalImage(own.src)) {
+  if (own && isInlineImage(own.src)) {
     return <img className="report__chart" src={own.src} alt={alt || own.alt || ''} />;
   }
   return (
