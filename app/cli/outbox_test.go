@@ -41,7 +41,7 @@ func TestOutboxHoldsWhatTheModelReceived(t *testing.T) {
 			// The fake listens on loopback: record it as if it were not.
 			t.Setenv(assemble.EnvOutboxAll, "1")
 			t.Setenv("OPENAI_API_KEY", keyCanary)
-			t.Setenv("LOUPE_PROVIDER", wire) // FromEnv reads the key only for openai
+			t.Setenv("OPENAI_BASE_URL", srv.OpenAIURL()) // the key goes only to the host beside it
 			chat, _ := askJSON(t, "--workspace", ws, "--provider", wire, "--base-url", url, "--privacy", "masked",
 				"--report", filepath.Join(t.TempDir(), "rep"), "Which region sells most?")
 			t.Setenv(EnvPrivacy, "schema")
