@@ -94,13 +94,17 @@ func (e *Engine) lockDown(ctx context.Context) error {
 		return fmt.Errorf("connect workspace: %w", err)
 	}
 	defer conn.Close()
-	settings := []string{
+	lim, err := limits(e.dir)
+	if err != nil {
+		return err
+	}
+	settings := append(lim.settings(),
 		"SET autoinstall_known_extensions = false",
 		"SET autoload_known_extensions = false",
-		"SET allowed_directories = [" + quoteString(e.importDir+string(filepath.Separator)) + "]",
+		"SET allowed_directories = ["+quoteString(e.importDir+string(filepath.Separator))+"]",
 		"SET enable_external_access = false",
 		"SET lock_configuration = true",
-	}
+	)
 	for _, s := range settings {
 		if _, err := conn.ExecContext(ctx, s); err != nil {
 			return fmt.Errorf("lock workspace (%s): %w", s, err)
@@ -171,10 +175,45 @@ func Exec(ctx context.Context, c driver.ExecerContext, query string) error {
 	return err
 }
 
-// QuoteIdent quotes an identifier for DuckDB SQL.
+// QuoteIdent quotes name as a DuckDB identifier. It is the one way Loupe
+// puts a table or column name into SQL it builds: any name, whatever it
+// holds (quotes, control characters, ten thousand characters), makes one
+// identifier and cannot end the statement early. A NUL cannot travel in a
+// statement (the text crosses DuckDB's C API as a C string, which a NUL
+// would cut) and becomes U+FFFD; loaders rename such columns when they
+// read them (see CleanName), so no table Loupe makes has one.
 func QuoteIdent(name string) string {
+	if strings.IndexByte(name, 0) >= 0 {
+		name = strings.ReplaceAll(name, "\x00", "\uFFFD")
+	}
 	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
 }
+
+// CleanName returns name without NUL and other control characters (each
+// run of them becomes one space, trimmed at the ends) and whether it
+// changed. Column names read from files go through it, so that no name
+// breaks a statement or a terminal.
+func CleanName(name string) (string, bool) {
+	if !strings.ContainsFunc(name, isControl) {
+		return name, false
+	}
+	var b strings.Builder
+	space := false
+	for _, r := range name {
+		if isControl(r) {
+			space = true
+			continue
+		}
+		if space && b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		space = false
+		b.WriteRune(r)
+	}
+	return b.String(), true
+}
+
+func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }
 
 // quoteString quotes a string literal for DuckDB SQL.
 func quoteString(s string) string {

@@ -77,6 +77,9 @@ func Open(ctx context.Context, dir string) (*Workspace, error) {
 		if err := catalog.Ensure(ctx, c); err != nil {
 			return err
 		}
+		if err := load.Sweep(ctx, c); err != nil {
+			return err
+		}
 		return reattach(ctx, eng)
 	})
 	if err == nil {
