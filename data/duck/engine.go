@@ -189,25 +189,25 @@ func QuoteIdent(name string) string {
 	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
 }
 
-// CleanName returns name without NUL and other control characters (each
-// run of them becomes one space, trimmed at the ends) and whether it
-// changed. Column names read from files go through it, so that no name
+// CleanName returns name without NUL and other control characters (a run
+// of them between two other characters becomes one space, unless one of
+// those is a space) and whether it changed. Column names read from files go through it, so that no name
 // breaks a statement or a terminal.
 func CleanName(name string) (string, bool) {
 	if !strings.ContainsFunc(name, isControl) {
 		return name, false
 	}
 	var b strings.Builder
-	space := false
+	gap, last := false, rune(0)
 	for _, r := range name {
 		if isControl(r) {
-			space = true
+			gap = true
 			continue
 		}
-		if space && b.Len() > 0 {
+		if gap && last != 0 && last != ' ' && r != ' ' {
 			b.WriteByte(' ')
 		}
-		space = false
+		gap, last = false, r
 		b.WriteRune(r)
 	}
 	return b.String(), true
