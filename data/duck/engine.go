@@ -45,6 +45,8 @@ type Engine struct {
 	// that the lock freezes) and used by one load at a time.
 	writerMu sync.Mutex
 	writer   *sql.Conn
+
+	limits Limits
 }
 
 // ErrLocked means another Loupe process holds the workspace open.
@@ -98,6 +100,7 @@ func (e *Engine) lockDown(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	e.limits = lim
 	settings := append(lim.settings(),
 		"SET autoinstall_known_extensions = false",
 		"SET autoload_known_extensions = false",
@@ -111,6 +114,19 @@ func (e *Engine) lockDown(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// Limits are the resource bounds the database was opened with.
+func (e *Engine) Limits() Limits { return e.limits }
+
+// IsOutOfMemory reports whether err is DuckDB failing a statement at its
+// memory limit.
+func IsOutOfMemory(err error) bool {
+	if err == nil {
+		return false
+	}
+	msg := err.Error()
+	return strings.Contains(msg, "failed to allocate") || strings.Contains(msg, "Out of Memory Error")
 }
 
 // Dir is the absolute workspace folder.

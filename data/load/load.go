@@ -112,18 +112,28 @@ func (l *Loader) Load(ctx context.Context, path string, opt Options) ([]catalog.
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, err
+		return nil, l.memErr(src, err)
 	}
 	if err := l.publish(ctx, src, out); err != nil {
 		l.discard(out)
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, err
+		return nil, l.memErr(src, err)
 	}
 	l.log.Info("loaded", "file", src.path, "datasets", len(out), "elapsed", time.Since(start))
 	src.report(Progress{Phase: "done", Percent: 100, Bytes: src.info.Size()})
 	return out, nil
+}
+
+// memErr turns DuckDB failing at the workspace's memory limit into a
+// FileError that says so and what to do; other errors pass unchanged.
+func (l *Loader) memErr(src *source, err error) error {
+	if !duck.IsOutOfMemory(err) {
+		return err
+	}
+	return fileErr(src.path, "loading it needs more memory than the workspace allows (DuckDB's memory limit is "+l.eng.Limits().Memory+"; very wide files need the most)",
+		"set "+duck.EnvMemory+" to a larger size (for example 8GB) if the machine has it, or split the file into files with fewer columns", err)
 }
 
 // open checks the path and detects the format, turning OS errors into
@@ -266,6 +276,7 @@ func (l *Loader) publish(ctx context.Context, src *source, ds []catalog.Dataset)
 		for i := range ds {
 			d := &ds[i]
 			src.report(Progress{Table: d.Name, Phase: "profiling", Percent: -1})
+			l.log.Debug("profiling", "dataset", finalName(d.Name), "columns", len(d.Columns), "rows", d.Rows)
 			r, err := catalog.ProfileWithin(ctx, c, d.Name, src.opt.ProfileBudget)
 			if err != nil {
 				return fmt.Errorf("profile %s: %w", finalName(d.Name), err)
