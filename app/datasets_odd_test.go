@@ -79,3 +79,64 @@ func TestOddColumnNamesInTheWindow(t *testing.T) {
 		})
 	}
 }
+
+// TestWideFileInTheWindow opens a 10,000-column file through the window's
+// façade: it loads with statistics for every column, answers a query on
+// its last column, previews, refreshes into the same dataset and is
+// removed. (The window's Profile view, tools/profile, is not exercised: it
+// makes one aggregate over every column and stops at the 30 s query limit
+// on this file.)
+func TestWideFileInTheWindow(t *testing.T) {
+	const cols = 10000
+	e := newEnv(t, setup{})
+	var b strings.Builder
+	for j := 0; j < cols; j++ {
+		if j > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, "c%d", j)
+	}
+	b.WriteByte('\n')
+	for i := 0; i < 4; i++ {
+		for j := 0; j < cols; j++ {
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, "%d", (i+j)%7)
+		}
+		b.WriteByte('\n')
+	}
+	path := filepath.Join(t.TempDir(), "wide.csv")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reps, err := e.app.OpenFiles([]string{path})
+	if err != nil || len(reps) != 1 || reps[0].Error != nil || len(reps[0].Datasets) != 1 {
+		t.Fatalf("open: %+v %v", reps, err)
+	}
+	d := reps[0].Datasets[0]
+	if len(d.Columns) != cols || d.Rows != 4 {
+		t.Fatalf("%d columns, %d rows; want %d, 4", len(d.Columns), d.Rows, cols)
+	}
+	for _, w := range d.Warnings {
+		if strings.Contains(w, "no statistics") {
+			t.Errorf("columns left without statistics: %s", w)
+		}
+	}
+	res, err := e.app.RunSQL(fmt.Sprintf("SELECT sum(c%d) FROM %s", cols-1, d.Name))
+	if err != nil || fmt.Sprint(res.Page.Rows[0][0]) != "18" { // (9999+i) % 7 for i < 4: 3+4+5+6
+		t.Fatalf("query the last column: %+v %v", res, err)
+	}
+	if p, err := e.app.PreviewDataset(d.Name); err != nil || p.Rows != 4 {
+		t.Errorf("preview: %v", err)
+	}
+	if err := e.app.RefreshDataset(d.Name); err != nil {
+		t.Fatalf("refresh: %v", err)
+	}
+	if err := e.app.RemoveDataset(d.Name); err != nil {
+		t.Fatalf("remove: %v", err)
+	}
+	if ds, _ := e.app.ListDatasets(); len(ds) != 0 {
+		t.Errorf("after remove: %v", names(ds))
+	}
+}
