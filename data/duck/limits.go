@@ -24,13 +24,14 @@ const (
 	maxMemory  = 8 << 30
 	minMemory  = 256 << 20
 	maxThreads = 8
-	tempDir    = "tmp"
 )
 
 // Limits are the resource bounds of a workspace database: what DuckDB may
 // hold in memory (beyond it, it spills to TempDir inside the workspace, or
 // fails the statement with an out-of-memory error instead of taking the
-// machine) and how many threads a statement may use.
+// machine) and how many threads a statement may use. TempDir is where
+// DuckDB puts its spill files by default, beside the database; it is set
+// explicitly so that it never depends on DuckDB's default.
 type Limits struct {
 	Memory  string // DuckDB size, e.g. "4096MB"
 	Threads int
@@ -40,7 +41,7 @@ type Limits struct {
 // limits works out the bounds for the workspace in dir from the machine
 // and the environment.
 func limits(dir string) (Limits, error) {
-	l := Limits{Threads: min(runtime.NumCPU(), maxThreads), TempDir: filepath.Join(dir, tempDir)}
+	l := Limits{Threads: min(runtime.NumCPU(), maxThreads), TempDir: filepath.Join(dir, FileName+".tmp")}
 	mem := uint64(maxMemory)
 	if total := totalMemory(); total > 0 {
 		mem = min(total/2, maxMemory)
