@@ -98,12 +98,16 @@ func (a *App) WriteReport(chatID, runID string) (*Report, error) {
 	if err != nil {
 		return nil, wrap(err)
 	}
-	cfg := a.settings.providerConfig(s)
+	cfg := a.modelConfig(s)
 	p, err := provider.Open(cfg)
 	if err != nil {
 		return nil, wrap(err)
 	}
-	ctx, cancel := context.WithCancel(a.life)
+	ctx, err := a.reportOutbox(runID, cfg)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	if !a.runs.add(reportKey(runID), cancel) {
 		return nil, newError(CodeBusy, "This report is already being written.", "Wait for it, or press Stop.")

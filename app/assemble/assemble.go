@@ -10,6 +10,7 @@ import (
 
 	"github.com/loupeapp/loupe/agent"
 	"github.com/loupeapp/loupe/agent/llm"
+	"github.com/loupeapp/loupe/data/privacy"
 	"github.com/loupeapp/loupe/data/results"
 	"github.com/loupeapp/loupe/data/workspace"
 	"github.com/loupeapp/loupe/tools"
@@ -43,6 +44,9 @@ type Options struct {
 	Timeout       time.Duration
 	TokenBudget   int
 	ContextTokens int // the model's context window; 0 asks the provider
+	// Privacy is the level in force for the run (privacy.Open when empty);
+	// the tools apply it to what they show the model.
+	Privacy privacy.Level
 }
 
 // Agent builds an agent over ws with the standard tools and extra.
