@@ -10,6 +10,7 @@ import (
 
 	"github.com/loupeapp/loupe/agent"
 	"github.com/loupeapp/loupe/agent/llm"
+	"github.com/loupeapp/loupe/data/privacy"
 	"github.com/loupeapp/loupe/data/results"
 	"github.com/loupeapp/loupe/data/workspace"
 	"github.com/loupeapp/loupe/tools"
@@ -43,12 +44,18 @@ type Options struct {
 	Timeout       time.Duration
 	TokenBudget   int
 	ContextTokens int // the model's context window; 0 asks the provider
+	// Privacy is the level in force for this run's provider: what of the
+	// user's data the model may see ("" is Open).
+	Privacy privacy.Level
 }
 
 // Agent builds an agent over ws with the standard tools and extra.
 func Agent(ws *workspace.Workspace, store *results.Store, p llm.Provider, model string, o Options, extra ...tools.Tool) (*agent.Agent, error) {
 	set, err := Tools(ws, store, extra...)
 	if err != nil {
+		return nil, err
+	}
+	if p, err = Guard(p, o.Privacy, WorkspacePrivate{WS: ws}); err != nil {
 		return nil, err
 	}
 	return newAgent(set, p, model, o)

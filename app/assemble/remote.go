@@ -31,6 +31,9 @@ type Remote struct {
 	Name   string // the connection's name
 	Source remote.Source
 	Schema *remote.Schema
+	// Dir is the connection's cache folder (OpenRemote), where its notes
+	// and private-column marks are kept; "" for NewRemote.
+	Dir string
 	// bare is true when every table is in one schema, so tables go by
 	// their bare names.
 	bare bool
@@ -177,6 +180,9 @@ func RemoteTools(r *Remote, store *results.Store) (*tools.Set, error) {
 func RemoteAgent(r *Remote, store *results.Store, p llm.Provider, model string, o Options) (*agent.Agent, error) {
 	set, err := RemoteTools(r, store)
 	if err != nil {
+		return nil, err
+	}
+	if p, err = Guard(p, o.Privacy, RemotePrivate{R: r, Dir: r.Dir}); err != nil {
 		return nil, err
 	}
 	return newAgent(set, p, model, o)

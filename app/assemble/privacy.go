@@ -1,0 +1,227 @@
+package assemble
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/loupeapp/loupe/agent/llm"
+	"github.com/loupeapp/loupe/agent/llm/masked"
+	"github.com/loupeapp/loupe/data/catalog"
+	"github.com/loupeapp/loupe/data/duck"
+	"github.com/loupeapp/loupe/data/privacy"
+	"github.com/loupeapp/loupe/data/query"
+	"github.com/loupeapp/loupe/data/remote"
+	"github.com/loupeapp/loupe/data/workspace"
+	"github.com/loupeapp/loupe/tools"
+)
+
+// PrivateValues bounds how many distinct values of each private column
+// the mask learns before a run: the most a conversation can hide by value
+// (shapes — emails, card numbers, IBANs, SSNs, phones — are hidden
+// wherever they appear, known or not).
+const PrivateValues = 50_000
+
+// privateTimeout bounds the queries that read the private values.
+const privateTimeout = 20 * time.Second
+
+// conversations keeps each conversation's placeholders while the process
+// lives.
+var conversations = privacy.NewBook(512)
+
+// ErrSchemaLevel is returned for the schema level, which this build does
+// not implement yet: a run is refused rather than sent more than asked.
+var ErrSchemaLevel = errors.New("the schema privacy level is not available yet: choose open or masked")
+
+// Private is where a run finds the private columns and their values.
+type Private interface {
+	// PrivateColumns lists the columns that are private now.
+	PrivateColumns(ctx context.Context) ([]privacy.Column, error)
+	// PrivateValues returns up to limit distinct values of c, as text.
+	PrivateValues(ctx context.Context, c privacy.Column, limit int) ([]string, error)
+}
+
+// Guard returns p as the level requires: p itself at Open (or no level),
+// behind the privacy gate at Masked, with the values of src's private
+// columns learnt once per conversation and gate. Schema is refused.
+func Guard(p llm.Provider, level privacy.Level, src Private) (llm.Provider, error) {
+	switch level {
+	case "", privacy.Open:
+		return p, nil
+	case privacy.Schema:
+		return nil, ErrSchemaLevel
+	}
+	var mu sync.Mutex
+	primed := map[*privacy.Masker]bool{}
+	return masked.New(p, func(ctx context.Context) (*privacy.Masker, error) {
+		m := conversations.For(tools.ChatFrom(ctx))
+		mu.Lock()
+		defer mu.Unlock()
+		if primed[m] {
+			return m, nil
+		}
+		if err := prime(ctx, m, src); err != nil {
+			return nil, err
+		}
+		primed[m] = true
+		return m, nil
+	}), nil
+}
+
+// prime teaches m the values of src's private columns.
+func prime(ctx context.Context, m *privacy.Masker, src Private) error {
+	start := time.Now()
+	cols, err := src.PrivateColumns(ctx)
+	if err != nil {
+		return fmt.Errorf("list private columns: %w", err)
+	}
+	n := 0
+	for _, c := range cols {
+		vs, err := src.PrivateValues(ctx, c, PrivateValues)
+		if err != nil {
+			return fmt.Errorf("read the values of private column %s.%s: %w", c.Table, c.Column, err)
+		}
+		for _, v := range vs {
+			m.Mask(v, c.Kind)
+		}
+		n += len(vs)
+	}
+	slog.Debug("privacy mask primed", "subsystem", "privacy", "columns", len(cols), "values", n, "ms", time.Since(start).Milliseconds())
+	return nil
+}
+
+// WorkspacePrivate is the workspace's private columns: proposed from each
+// dataset's column names and catalog samples, changed by the user's marks
+// kept in the workspace folder.
+type WorkspacePrivate struct{ WS *workspace.Workspace }
+
+var _ Private = WorkspacePrivate{}
+
+// Columns resolves every column of every dataset.
+func (w WorkspacePrivate) Columns(ctx context.Context) ([]privacy.Column, error) {
+	ds, err := w.WS.Datasets(ctx)
+	if err != nil {
+		return nil, err
+	}
+	m, err := privacy.LoadMarks(w.WS.Engine.Dir())
+	if err != nil {
+		return nil, err
+	}
+	return privacy.Resolve(DatasetTables(ds), m), nil
+}
+
+// PrivateColumns lists the private ones.
+func (w WorkspacePrivate) PrivateColumns(ctx context.Context) ([]privacy.Column, error) {
+	cs, err := w.Columns(ctx)
+	return privacy.PrivateOnly(cs), err
+}
+
+// PrivateValues reads c's distinct values through the guarded runner.
+func (w WorkspacePrivate) PrivateValues(ctx context.Context, c privacy.Column, limit int) ([]string, error) {
+	col := duck.QuoteIdent(c.Column)
+	q := fmt.Sprintf("SELECT DISTINCT CAST(%s AS VARCHAR) FROM %s WHERE %s IS NOT NULL LIMIT %d", col, duck.QuoteIdent(c.Table), col, limit)
+	res, err := w.WS.Query.Run(ctx, q, query.Limits{Timeout: privateTimeout, MaxRows: limit, MaxBytes: 64 << 20})
+	if err != nil {
+		return nil, err
+	}
+	return texts(res), nil
+}
+
+// DatasetTables is what privacy.Resolve reads of datasets: column names
+// and the catalog's samples, frequent values and extremes.
+func DatasetTables(ds []catalog.Dataset) []privacy.Table {
+	out := make([]privacy.Table, 0, len(ds))
+	for _, d := range ds {
+		t := privacy.Table{Name: d.Name}
+		for _, c := range d.Columns {
+			sc := privacy.SampledColumn{Name: c.Name, Sample: append([]string(nil), c.Samples...)}
+			for _, v := range c.Top {
+				sc.Sample = append(sc.Sample, v.Value)
+			}
+			t.Columns = append(t.Columns, sc)
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+func texts(res *query.Result) []string {
+	out := make([]string, 0, len(res.Rows))
+	for _, r := range res.Rows {
+		if len(r) == 0 || r[0] == nil {
+			continue
+		}
+		out = append(out, fmt.Sprint(r[0]))
+	}
+	return out
+}
+
+// RemotePrivate is a connection's private columns: proposed from column
+// names, changed by the user's marks kept in its cache folder.
+type RemotePrivate struct {
+	R   *Remote
+	Dir string // the connection's cache folder
+}
+
+var _ Private = RemotePrivate{}
+
+// Columns resolves every column of every table.
+func (rp RemotePrivate) Columns(_ context.Context) ([]privacy.Column, error) {
+	var m privacy.Marks
+	if rp.Dir != "" {
+		var err error
+		if m, err = privacy.LoadMarks(rp.Dir); err != nil {
+			return nil, err
+		}
+	}
+	var ts []privacy.Table
+	for i := range rp.R.Schema.Tables {
+		t := &rp.R.Schema.Tables[i]
+		pt := privacy.Table{Name: rp.R.tableName(t)}
+		for _, c := range t.Columns {
+			pt.Columns = append(pt.Columns, privacy.SampledColumn{Name: c.Name})
+		}
+		ts = append(ts, pt)
+	}
+	return privacy.Resolve(ts, m), nil
+}
+
+// PrivateColumns lists the private ones.
+func (rp RemotePrivate) PrivateColumns(ctx context.Context) ([]privacy.Column, error) {
+	cs, err := rp.Columns(ctx)
+	return privacy.PrivateOnly(cs), err
+}
+
+// PrivateValues reads c's distinct values on the server.
+func (rp RemotePrivate) PrivateValues(ctx context.Context, c privacy.Column, limit int) ([]string, error) {
+	rp.R.derive()
+	i, ok := rp.R.byName[c.Table]
+	if !ok {
+		return nil, nil // a mark on a table the database no longer has
+	}
+	t := &rp.R.Schema.Tables[i]
+	d := rp.R.Source.Dialect()
+	table := quoteRemote(d, t.Name)
+	if t.Schema != "" {
+		table = quoteRemote(d, t.Schema) + "." + table
+	}
+	col := quoteRemote(d, c.Column)
+	q := fmt.Sprintf("SELECT DISTINCT %s FROM %s WHERE %s IS NOT NULL LIMIT %d", col, table, col, limit)
+	res, err := rp.R.Source.Query(ctx, q, remote.Defaults(query.Limits{Timeout: privateTimeout, MaxRows: limit, MaxBytes: 64 << 20}))
+	if err != nil {
+		return nil, err
+	}
+	return texts(res), nil
+}
+
+func quoteRemote(d remote.Dialect, name string) string {
+	switch strings.ToLower(d.Name) {
+	case "mysql", "mariadb":
+		return "`" + strings.ReplaceAll(name, "`", "``") + "`"
+	}
+	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
+}

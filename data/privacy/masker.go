@@ -1,0 +1,321 @@
+package privacy
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+)
+
+// MinTextRunes is the shortest private value MaskText replaces inside
+// free text. A value of one or two characters identifies no one and would
+// collide with ordinary words and numbers.
+const MinTextRunes = 3
+
+// foldRunes is the length from which a value is also found in any letter
+// case (lower(name), upper(email)). Shorter values match their exact case
+// only, so that a private "May" does not swallow the word "may".
+const foldRunes = 6
+
+// Masker maps private values to stable placeholders for one conversation:
+// the same value always gets the same placeholder (<email_3>), so a model
+// that sees only placeholders can still count, group and join. It is safe
+// for concurrent use.
+type Masker struct {
+	mu    sync.Mutex
+	toPh  map[string]string // value → placeholder
+	toVal map[string]string // placeholder → value
+	next  map[Kind]int
+	// index finds known values in text: the lower-cased first word of a
+	// value → the values starting with it, longest first.
+	index map[string][]entry
+	// primed records that the private columns' values were loaded.
+	primed bool
+}
+
+type entry struct {
+	value  string
+	offset int // byte offset of the first word in value
+	fold   bool
+}
+
+// NewMasker returns an empty masker.
+func NewMasker() *Masker {
+	return &Masker{toPh: map[string]string{}, toVal: map[string]string{}, next: map[Kind]int{}, index: map[string][]entry{}}
+}
+
+// Mask returns value's placeholder, making one of kind k ("" counts as
+// Private) the first time value is seen. The empty string stays empty.
+func (m *Masker) Mask(value string, k Kind) string {
+	if value == "" {
+		return ""
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.maskLocked(value, k)
+}
+
+func (m *Masker) maskLocked(value string, k Kind) string {
+	if ph, ok := m.toPh[value]; ok {
+		return ph
+	}
+	if k == "" {
+		k = Private
+	}
+	m.next[k]++
+	ph := fmt.Sprintf("<%s_%d>", k, m.next[k])
+	m.toPh[value] = ph
+	m.toVal[ph] = value
+	m.indexLocked(value)
+	return ph
+}
+
+// Len is how many values have placeholders.
+func (m *Masker) Len() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.toPh)
+}
+
+// Prime runs load once, the first time it succeeds: it is how a
+// conversation's masker learns the values of the private columns before
+// anything is sent.
+func (m *Masker) Prime(load func(*Masker) error) error {
+	m.mu.Lock()
+	done := m.primed
+	m.mu.Unlock()
+	if done {
+		return nil
+	}
+	if err := load(m); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	m.primed = true
+	m.mu.Unlock()
+	return nil
+}
+
+func isWord(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// indexLocked makes value findable by MaskText, if it is long enough and
+// has a word in it.
+func (m *Masker) indexLocked(value string) {
+	n := utf8.RuneCountInString(value)
+	if n < MinTextRunes {
+		return
+	}
+	start := strings.IndexFunc(value, isWord)
+	if start < 0 {
+		return
+	}
+	end := start + strings.IndexFunc(value[start:], func(r rune) bool { return !isWord(r) })
+	if end < start {
+		end = len(value)
+	}
+	key := strings.ToLower(value[start:end])
+	es := append(m.index[key], entry{value: value, offset: start, fold: n >= foldRunes})
+	sort.SliceStable(es, func(i, j int) bool { return len(es[i].value) > len(es[j].value) })
+	m.index[key] = es
+}
+
+// MaskText replaces, in s, every known private value (whole, not inside a
+// longer word; values of foldRunes or more in any case) and every value
+// whose shape is personal wherever it appears — email addresses, card
+// numbers passing Luhn, IBANs, US SSNs, phone numbers written with + or
+// separators — with its placeholder. Values found by shape join the
+// masker, so they keep their placeholder from then on.
+func (m *Masker) MaskText(s string) string {
+	if s == "" {
+		return s
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.maskShapes(m.maskKnown(s))
+}
+
+func (m *Masker) maskKnown(s string) string {
+	if len(m.index) == 0 {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	prevWord := false
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		w := isWord(r)
+		if w && !prevWord {
+			if end := strings.IndexFunc(s[i:], func(r rune) bool { return !isWord(r) }); true {
+				tokEnd := len(s)
+				if end >= 0 {
+					tokEnd = i + end
+				}
+				if start, stop, ph, ok := m.matchAt(s, i, tokEnd, last); ok {
+					b.WriteString(s[last:start])
+					b.WriteString(ph)
+					last, i = stop, stop
+					prevWord = false
+					if i > 0 {
+						pr, _ := utf8.DecodeLastRuneInString(s[:i])
+						prevWord = isWord(pr)
+					}
+					continue
+				}
+			}
+		}
+		prevWord = w
+		i += size
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// matchAt finds a known value whose first word is s[i:tokEnd], starting at
+// or after floor, bounded by non-word characters.
+func (m *Masker) matchAt(s string, i, tokEnd, floor int) (start, stop int, ph string, ok bool) {
+	for _, e := range m.index[strings.ToLower(s[i:tokEnd])] {
+		start = i - e.offset
+		stop = start + len(e.value)
+		if start < floor || stop > len(s) {
+			continue
+		}
+		got := s[start:stop]
+		if got != e.value && !(e.fold && strings.EqualFold(got, e.value)) {
+			continue
+		}
+		if !bounded(s, start, stop) {
+			continue
+		}
+		return start, stop, m.toPh[e.value], true
+	}
+	return 0, 0, "", false
+}
+
+// bounded reports whether s[start:stop] is not part of a longer word.
+func bounded(s string, start, stop int) bool {
+	if start > 0 {
+		first, _ := utf8.DecodeRuneInString(s[start:])
+		prev, _ := utf8.DecodeLastRuneInString(s[:start])
+		if isWord(first) && isWord(prev) {
+			return false
+		}
+	}
+	if stop < len(s) {
+		lastR, _ := utf8.DecodeLastRuneInString(s[:stop])
+		next, _ := utf8.DecodeRuneInString(s[stop:])
+		if isWord(lastR) && isWord(next) {
+			return false
+		}
+	}
+	return true
+}
+
+var (
+	emailIn = regexp.MustCompile(`[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}`)
+	ibanIn  = regexp.MustCompile(`\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b`)
+	ssnIn   = regexp.MustCompile(`\b\d{3}-\d{2}-\d{4}\b`)
+	// numberIn is a run of digits with single spaces, dashes, dots or
+	// parentheses between, optionally after a +: card and phone numbers.
+	numberIn = regexp.MustCompile(`\+?\(?\d[\d()]*(?:[ .\-]?\(?\d[\d()]*)+`)
+)
+
+func (m *Masker) maskShapes(s string) string {
+	s = emailIn.ReplaceAllStringFunc(s, func(v string) string { return m.maskLocked(v, Email) })
+	s = ibanIn.ReplaceAllStringFunc(s, func(v string) string {
+		if isIBAN(v) {
+			return m.maskLocked(v, IBAN)
+		}
+		return v
+	})
+	s = ssnIn.ReplaceAllStringFunc(s, func(v string) string {
+		if isSSN(v) {
+			return m.maskLocked(v, SSN)
+		}
+		return v
+	})
+	return numberIn.ReplaceAllStringFunc(s, func(v string) string {
+		t := strings.TrimRight(v, " .-")
+		switch {
+		case isCard(t):
+			return m.maskLocked(t, Card) + v[len(t):]
+		case isPhone(t):
+			return m.maskLocked(t, Phone) + v[len(t):]
+		}
+		return v
+	})
+}
+
+var placeholderRe = regexp.MustCompile(`<[a-z]+(?:_[a-z]+)*_\d+>`)
+
+// Unmask replaces every placeholder this masker made with its value;
+// other text, and placeholders it did not make, are left as they are.
+func (m *Masker) Unmask(s string) string {
+	if !strings.Contains(s, "<") {
+		return s
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return placeholderRe.ReplaceAllStringFunc(s, func(ph string) string {
+		if v, ok := m.toVal[ph]; ok {
+			return v
+		}
+		return ph
+	})
+}
+
+// MaskJSON masks every string inside the JSON document raw (keys too). Text
+// that is not JSON is masked as text.
+func (m *Masker) MaskJSON(raw []byte) []byte {
+	return m.mapJSON(raw, m.MaskText)
+}
+
+// UnmaskJSON unmasks every string inside the JSON document raw, so that a
+// value put back is escaped as JSON needs. Text that is not JSON is
+// unmasked as text.
+func (m *Masker) UnmaskJSON(raw []byte) []byte {
+	return m.mapJSON(raw, m.Unmask)
+}
+
+func (m *Masker) mapJSON(raw []byte, f func(string) string) []byte {
+	if len(raw) == 0 {
+		return raw
+	}
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return []byte(f(string(raw)))
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // placeholders stay <email_3>, not \u003c…
+	if err := enc.Encode(mapStrings(v, f)); err != nil {
+		return []byte(f(string(raw)))
+	}
+	return bytes.TrimRight(b.Bytes(), "\n")
+}
+
+func mapStrings(v any, f func(string) string) any {
+	switch x := v.(type) {
+	case string:
+		return f(x)
+	case []any:
+		for i := range x {
+			x[i] = mapStrings(x[i], f)
+		}
+		return x
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[f(k)] = mapStrings(e, f)
+		}
+		return out
+	}
+	return v
+}
