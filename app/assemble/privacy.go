@@ -81,6 +81,9 @@ func prime(ctx context.Context, m *privacy.Masker, src Private) error {
 	}
 	n := 0
 	for _, c := range cols {
+		for _, v := range c.Sample {
+			m.Mask(v, c.Kind)
+		}
 		vs, err := src.PrivateValues(ctx, c, PrivateValues)
 		if err != nil {
 			return fmt.Errorf("read the values of private column %s.%s: %w", c.Table, c.Column, err)
@@ -141,6 +144,11 @@ func DatasetTables(ds []catalog.Dataset) []privacy.Table {
 			sc := privacy.SampledColumn{Name: c.Name, Sample: append([]string(nil), c.Samples...)}
 			for _, v := range c.Top {
 				sc.Sample = append(sc.Sample, v.Value)
+			}
+			for _, v := range []*string{c.Min, c.Max} {
+				if v != nil {
+					sc.Sample = append(sc.Sample, *v)
+				}
 			}
 			t.Columns = append(t.Columns, sc)
 		}

@@ -131,6 +131,9 @@ type Column struct {
 	Proposed bool `json:"proposed"`
 	// Decided is whether the user has confirmed or changed it.
 	Decided bool `json:"decided"`
+	// Sample is the sample Resolve read (the catalog's); a run masks
+	// these values whatever else it learns.
+	Sample []string `json:"-"`
 }
 
 // Resolve says, for every column of tables, whether it is private: the
@@ -140,7 +143,7 @@ func Resolve(tables []Table, m Marks) []Column {
 	for _, t := range tables {
 		for _, c := range t.Columns {
 			k, proposed := Propose(c.Name, c.Sample)
-			col := Column{Table: t.Name, Column: c.Name, Kind: k, Proposed: proposed, Private: proposed}
+			col := Column{Table: t.Name, Column: c.Name, Kind: k, Proposed: proposed, Private: proposed, Sample: c.Sample}
 			if d, ok := m.decision(t.Name, c.Name); ok {
 				col.Decided, col.Private = true, d.Private
 				if d.Kind != "" {
