@@ -181,6 +181,9 @@ func (a *App) openRemote(ctx context.Context, name string) (*assemble.Remote, er
 	}
 	a.log.Info("connected", "connection", p.Name, "kind", p.Kind, "tables", len(sch.Tables), "elapsed", sch.Elapsed)
 	r := assemble.NewRemote(p.Name, src, sch)
+	if ps, err := a.profiles(); err == nil {
+		r.Dir = ps.CacheDir(p.Name) // its private-column marks are kept there
+	}
 	if err := a.useNotes(ctx, r); err != nil {
 		_ = r.Close()
 		return nil, err
