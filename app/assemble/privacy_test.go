@@ -34,6 +34,8 @@ var (
 		"+44 20 7946 0958", "+44 20 7946 0777", "+44 20 7946 0123",
 		// contact is private by its values (emails), not its name.
 		"backup.qv@canary-mail.org", "backup.zm@canary-mail.org", "backup.op@canary-mail.org",
+		// Parts of names: a query's substr must not carry them out.
+		"Quillon", "Vexbridge", "Zarathea", "Mundlequist", "Plaskett",
 	}
 	plainCanary = "Plainmarkton"
 )
@@ -122,6 +124,8 @@ func (m *canaryModel) respond(r fake.Request) fake.Turn {
 		return call("sample_rows", map[string]any{"table": "customers", "n": 3})
 	case 6:
 		return call("echo_output", map[string]any{})
+	case 7:
+		return call("run_sql", map[string]string{"sql": "WITH t AS (SELECT substr(full_name, 1, 8) AS stub, amount FROM customers) SELECT stub || '…' AS short, amount FROM t ORDER BY amount DESC"})
 	}
 	m.answer = "The biggest customer is " + first("name") + " (" + first("email") + ") in " + plainCanary + "."
 	return fake.Text(m.answer)
@@ -302,6 +306,22 @@ func TestOpenSendsPrivateValues(t *testing.T) {
 	r := runCanary(t, ws, provider.Ollama, false, privacy.Open, "chat_open", nil)
 	if len(leaks(r.srv)) == 0 {
 		t.Fatal("at open the private canaries must reach the model (else the masked test proves nothing)")
+	}
+}
+
+// A column the user marks private is masked like a proposed one.
+func TestMaskedHonoursUserMarks(t *testing.T) {
+	ws := canaryWorkspace(t)
+	if _, err := (assemble.WorkspacePrivate{WS: ws}).SetPrivate(context.Background(), "customers", "CITY", true); err != nil {
+		t.Fatal(err)
+	}
+	r := runCanary(t, ws, provider.OpenAI, false, privacy.Masked, "chat_marks", nil)
+	if bodiesContain(r.srv, plainCanary) {
+		t.Error("a column the user marked private reached the model")
+	}
+	// The trace the user reads keeps the real values.
+	if !strings.Contains(r.out.Transcript[2].Content, plainCanary) {
+		t.Errorf("the first result in the trace must show the city: %q", r.out.Transcript[2].Content)
 	}
 }
 

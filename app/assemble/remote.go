@@ -169,7 +169,11 @@ func (r *Remote) declaredPaths() []agent.JoinPath {
 // and questions. Profiling and finding checks use DuckDB's SQL and are
 // offered for workspace data only.
 func RemoteTools(r *Remote, store *results.Store) (*tools.Set, error) {
-	sql := sqltool.New(r, r, store, sqltool.Config{})
+	return remoteTools(r, store, sqltool.Config{})
+}
+
+func remoteTools(r *Remote, store *results.Store, cfg sqltool.Config) (*tools.Set, error) {
+	sql := sqltool.New(r, r, store, cfg)
 	all := []tools.Tool{sql}
 	all = append(all, schema.Tools(r, sql)...)
 	all = append(all, search.NewSchema(r, remoteIndex{r}), chart.New(r), askuser.New())
@@ -178,14 +182,15 @@ func RemoteTools(r *Remote, store *results.Store) (*tools.Set, error) {
 
 // RemoteAgent builds an agent whose queries run on the connected database.
 func RemoteAgent(r *Remote, store *results.Store, p llm.Provider, model string, o Options) (*agent.Agent, error) {
-	set, err := RemoteTools(r, store)
+	g, err := newGuard(o.Privacy, RemotePrivate{R: r, Dir: r.Dir})
 	if err != nil {
 		return nil, err
 	}
-	if p, err = Guard(p, o.Privacy, RemotePrivate{R: r, Dir: r.Dir}); err != nil {
+	set, err := remoteTools(r, store, sqltool.Config{Observe: g.observer()})
+	if err != nil {
 		return nil, err
 	}
-	return newAgent(set, p, model, o)
+	return newAgent(set, g.provider(p), model, o)
 }
 
 // header is the prompt's data section without tables: the dialect, its
