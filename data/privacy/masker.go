@@ -32,21 +32,23 @@ type Masker struct {
 	toVal map[string]string // placeholder → value
 	next  map[Kind]int
 	// index finds known values in text: the lower-cased first word of a
-	// value → the values starting with it, longest first.
-	index map[string][]entry
+	// value → the shapes (offset of that word, byte length) of the values
+	// starting with it, longest first. A candidate is then one map lookup.
+	index map[string][]shape
+	// folded maps the lower-cased form of values of foldRunes or more.
+	folded map[string]string
 	// primed records that the private columns' values were loaded.
 	primed bool
 }
 
-type entry struct {
-	value  string
-	offset int // byte offset of the first word in value
-	fold   bool
+type shape struct {
+	offset int // byte offset of the first word in the value
+	length int // the value's length in bytes
 }
 
 // NewMasker returns an empty masker.
 func NewMasker() *Masker {
-	return &Masker{toPh: map[string]string{}, toVal: map[string]string{}, next: map[Kind]int{}, index: map[string][]entry{}}
+	return &Masker{toPh: map[string]string{}, toVal: map[string]string{}, next: map[Kind]int{}, index: map[string][]shape{}, folded: map[string]string{}}
 }
 
 // Mask returns value's placeholder, making one of kind k ("" counts as
@@ -119,8 +121,20 @@ func (m *Masker) indexLocked(value string) {
 		end = len(value)
 	}
 	key := strings.ToLower(value[start:end])
-	es := append(m.index[key], entry{value: value, offset: start, fold: n >= foldRunes})
-	sort.SliceStable(es, func(i, j int) bool { return len(es[i].value) > len(es[j].value) })
+	if n >= foldRunes {
+		if _, ok := m.folded[strings.ToLower(value)]; !ok {
+			m.folded[strings.ToLower(value)] = m.toPh[value]
+		}
+	}
+	sh := shape{offset: start, length: len(value)}
+	es := m.index[key]
+	for _, e := range es {
+		if e == sh {
+			return
+		}
+	}
+	es = append(es, sh)
+	sort.Slice(es, func(i, j int) bool { return es[i].length > es[j].length })
 	m.index[key] = es
 }
 
@@ -144,32 +158,24 @@ func (m *Masker) maskKnown(s string) string {
 		return s
 	}
 	var b strings.Builder
-	last := 0
-	prevWord := false
+	last := 0 // s[:last] is written or replaced
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
-		w := isWord(r)
-		if w && !prevWord {
-			if end := strings.IndexFunc(s[i:], func(r rune) bool { return !isWord(r) }); true {
-				tokEnd := len(s)
-				if end >= 0 {
-					tokEnd = i + end
-				}
-				if start, stop, ph, ok := m.matchAt(s, i, tokEnd, last); ok {
-					b.WriteString(s[last:start])
-					b.WriteString(ph)
-					last, i = stop, stop
-					prevWord = false
-					if i > 0 {
-						pr, _ := utf8.DecodeLastRuneInString(s[:i])
-						prevWord = isWord(pr)
-					}
-					continue
-				}
-			}
+		if !isWord(r) || i > 0 && isWord(lastRune(s[:i])) {
+			i += size
+			continue
 		}
-		prevWord = w
-		i += size
+		tokEnd := len(s)
+		if end := strings.IndexFunc(s[i:], func(r rune) bool { return !isWord(r) }); end >= 0 {
+			tokEnd = i + end
+		}
+		if start, stop, ph, ok := m.matchAt(s, i, tokEnd, last); ok {
+			b.WriteString(s[last:start])
+			b.WriteString(ph)
+			last, i = stop, stop
+			continue
+		}
+		i = tokEnd
 	}
 	if last == 0 {
 		return s
@@ -178,23 +184,29 @@ func (m *Masker) maskKnown(s string) string {
 	return b.String()
 }
 
+func lastRune(s string) rune {
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return r
+}
+
 // matchAt finds a known value whose first word is s[i:tokEnd], starting at
 // or after floor, bounded by non-word characters.
 func (m *Masker) matchAt(s string, i, tokEnd, floor int) (start, stop int, ph string, ok bool) {
 	for _, e := range m.index[strings.ToLower(s[i:tokEnd])] {
 		start = i - e.offset
-		stop = start + len(e.value)
+		stop = start + e.length
 		if start < floor || stop > len(s) {
 			continue
 		}
 		got := s[start:stop]
-		if got != e.value && !(e.fold && strings.EqualFold(got, e.value)) {
+		ph, ok := m.toPh[got]
+		if !ok {
+			ph, ok = m.folded[strings.ToLower(got)]
+		}
+		if !ok || !bounded(s, start, stop) {
 			continue
 		}
-		if !bounded(s, start, stop) {
-			continue
-		}
-		return start, stop, m.toPh[e.value], true
+		return start, stop, ph, true
 	}
 	return 0, 0, "", false
 }
