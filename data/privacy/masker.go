@@ -283,6 +283,39 @@ func (m *Masker) Unmask(s string) string {
 	})
 }
 
+// UnmaskCall unmasks a tool call's JSON arguments (see UnmaskJSON). A
+// placeholder inside a SQL string literal ('<name_3>', '%<name_3>%': after
+// an odd number of single quotes) gets its value with single quotes
+// doubled, so that O'Brien stays one literal.
+func (m *Masker) UnmaskCall(raw []byte) []byte {
+	return m.mapJSON(raw, m.unmaskQuoted)
+}
+
+func (m *Masker) unmaskQuoted(s string) string {
+	if !strings.Contains(s, "<") {
+		return s
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	locs := placeholderRe.FindAllStringIndex(s, -1)
+	var b strings.Builder
+	last := 0
+	for _, l := range locs {
+		v, ok := m.toVal[s[l[0]:l[1]]]
+		if !ok {
+			continue
+		}
+		if strings.Count(s[:l[0]], "'")%2 == 1 { // inside a SQL string literal
+			v = strings.ReplaceAll(v, "'", "''")
+		}
+		b.WriteString(s[last:l[0]])
+		b.WriteString(v)
+		last = l[1]
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
 // MaskJSON masks every string inside the JSON document raw (keys too). Text
 // that is not JSON is masked as text.
 func (m *Masker) MaskJSON(raw []byte) []byte {

@@ -64,6 +64,11 @@ func TestUnmask(t *testing.T) {
 	if string(js) != `{"sql":"SELECT 1 WHERE x = 'say \"hi\"'"}` {
 		t.Errorf("UnmaskJSON must escape what it puts back: %s", js)
 	}
+	m.Mask("O'Brien", Name)
+	call := m.UnmaskCall([]byte(`{"sql":"SELECT * FROM t WHERE a = '<name_2>' AND b LIKE '%<name_2>%'","purpose":"<name_2>"}`))
+	if string(call) != `{"purpose":"O'Brien","sql":"SELECT * FROM t WHERE a = 'O''Brien' AND b LIKE '%O''Brien%'"}` {
+		t.Errorf("UnmaskCall must keep a SQL literal whole: %s", call)
+	}
 	masked := m.MaskJSON(js)
 	if strings.Contains(string(masked), "hi") || !strings.Contains(string(masked), "<private_1>") {
 		t.Errorf("MaskJSON: %s", masked)

@@ -11,6 +11,7 @@ package masked
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -115,14 +116,19 @@ func Request(m *privacy.Masker, req llm.Request) llm.Request {
 // unmaskMessage puts the values back in a reply. A structured reply (the
 // request had a Format) is JSON, unmasked string by string.
 func unmaskMessage(m *privacy.Masker, msg llm.Message, structured bool) llm.Message {
-	if structured {
+	switch c := strings.TrimSpace(msg.Content); {
+	case structured:
 		msg.Content = string(m.UnmaskJSON([]byte(msg.Content)))
-	} else {
+	case strings.HasPrefix(c, "{") && json.Valid([]byte(c)):
+		// A tool call written as text (the text protocol): unmasked as
+		// the arguments of a native call are.
+		msg.Content = string(m.UnmaskCall([]byte(c)))
+	default:
 		msg.Content = m.Unmask(msg.Content)
 	}
 	msg.Thinking = m.Unmask(msg.Thinking)
 	for i := range msg.ToolCalls {
-		msg.ToolCalls[i].Arguments = m.UnmaskJSON(msg.ToolCalls[i].Arguments)
+		msg.ToolCalls[i].Arguments = m.UnmaskCall(msg.ToolCalls[i].Arguments)
 	}
 	return msg
 }
