@@ -317,7 +317,7 @@ func (rp RemotePrivate) PrivateColumns(ctx context.Context) ([]privacy.Column, e
 	return privacy.PrivateOnly(cs), err
 }
 
-// PrivateValues reads c's distinct values on the server.
+// PrivateValues reads the values of c's first limit rows on the server.
 func (rp RemotePrivate) PrivateValues(ctx context.Context, c privacy.Column, limit int) ([]string, error) {
 	rp.R.derive()
 	i, ok := rp.R.byName[c.Table]
@@ -331,12 +331,22 @@ func (rp RemotePrivate) PrivateValues(ctx context.Context, c privacy.Column, lim
 		table = quoteRemote(d, t.Schema) + "." + table
 	}
 	col := quoteRemote(d, c.Column)
-	q := fmt.Sprintf("SELECT DISTINCT %s FROM %s WHERE %s IS NOT NULL LIMIT %d", col, table, col, limit)
+	// No DISTINCT: on a large table the server would read it all to
+	// dedupe; the first rows stream, and repeats are dropped here.
+	q := fmt.Sprintf("SELECT %s FROM %s WHERE %s IS NOT NULL LIMIT %d", col, table, col, limit)
 	res, err := rp.R.Source.Query(ctx, q, remote.Defaults(query.Limits{Timeout: privateTimeout, MaxRows: limit, MaxBytes: 64 << 20}))
 	if err != nil {
 		return nil, err
 	}
-	return texts(res), nil
+	seen := map[string]bool{}
+	var out []string
+	for _, v := range texts(res) {
+		if !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	return out, nil
 }
 
 func quoteRemote(d remote.Dialect, name string) string {
