@@ -290,8 +290,11 @@ type RemotePrivate struct {
 
 var _ Private = RemotePrivate{}
 
-// Columns resolves every column of every table.
-func (rp RemotePrivate) Columns(_ context.Context) ([]privacy.Column, error) {
+// Columns resolves every column of every table: by name, and by the
+// values of a sample (RemoteSampleRows rows of the text columns of at most
+// RemoteSampleTables tables, read once per open connection, within
+// remoteSampleTime; a table that cannot be read is judged by names).
+func (rp RemotePrivate) Columns(ctx context.Context) ([]privacy.Column, error) {
 	var m privacy.Marks
 	if rp.Dir != "" {
 		var err error
@@ -299,16 +302,95 @@ func (rp RemotePrivate) Columns(_ context.Context) ([]privacy.Column, error) {
 			return nil, err
 		}
 	}
+	samples := rp.sample(ctx)
 	var ts []privacy.Table
 	for i := range rp.R.Schema.Tables {
 		t := &rp.R.Schema.Tables[i]
-		pt := privacy.Table{Name: rp.R.tableName(t)}
+		name := rp.R.tableName(t)
+		pt := privacy.Table{Name: name}
 		for _, c := range t.Columns {
-			pt.Columns = append(pt.Columns, privacy.SampledColumn{Name: c.Name})
+			pt.Columns = append(pt.Columns, privacy.SampledColumn{Name: c.Name, Sample: samples[name][c.Name]})
 		}
 		ts = append(ts, pt)
 	}
 	return privacy.Resolve(ts, m), nil
+}
+
+// Bounds of the value sample of a connection's tables.
+const (
+	RemoteSampleTables = 200
+	RemoteSampleRows   = 20
+	remoteSampleTime   = 5 * time.Second
+)
+
+// sample returns the sampled values of the connection's text columns,
+// reading the tables not sampled yet (within the bounds).
+func (rp RemotePrivate) sample(ctx context.Context) map[string]map[string][]string {
+	r := rp.R
+	r.samplesMu.Lock()
+	defer r.samplesMu.Unlock()
+	if r.samples == nil {
+		r.samples = map[string]map[string][]string{}
+	} else {
+		return r.samples // sampled once per open connection
+	}
+	if r.Source == nil {
+		return r.samples
+	}
+	ctx, cancel := context.WithTimeout(ctx, remoteSampleTime)
+	defer cancel()
+	d := r.Source.Dialect()
+	n := 0
+	for i := range r.Schema.Tables {
+		if n == RemoteSampleTables || ctx.Err() != nil {
+			break
+		}
+		t := &r.Schema.Tables[i]
+		var cols []string
+		for _, c := range t.Columns {
+			if isTextType(c.Type) && privacy.KindOfName(c.Name) == "" {
+				cols = append(cols, c.Name)
+			}
+		}
+		if len(cols) == 0 {
+			continue
+		}
+		n++
+		quoted := make([]string, len(cols))
+		for j, c := range cols {
+			quoted[j] = quoteRemote(d, c)
+		}
+		table := quoteRemote(d, t.Name)
+		if t.Schema != "" {
+			table = quoteRemote(d, t.Schema) + "." + table
+		}
+		q := fmt.Sprintf("SELECT %s FROM %s LIMIT %d", strings.Join(quoted, ", "), table, RemoteSampleRows)
+		res, err := r.Source.Query(ctx, q, remote.Defaults(query.Limits{Timeout: remoteSampleTime, MaxRows: RemoteSampleRows}))
+		if err != nil {
+			slog.Debug("sample a table for private columns", "subsystem", "privacy", "table", t.Name, "err", err)
+			continue
+		}
+		byCol := map[string][]string{}
+		for _, row := range res.Rows {
+			for j, v := range row {
+				if s, ok := v.(string); ok && j < len(cols) {
+					byCol[cols[j]] = append(byCol[cols[j]], s)
+				}
+			}
+		}
+		r.samples[r.tableName(t)] = byCol
+	}
+	return r.samples
+}
+
+func isTextType(typ string) bool {
+	t := strings.ToUpper(typ)
+	for _, p := range []string{"VARCHAR", "TEXT", "CHAR", "STRING", "CHARACTER", "NVARCHAR", "CITEXT", "TINYTEXT", "MEDIUMTEXT", "LONGTEXT"} {
+		if strings.Contains(t, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // PrivateColumns lists the private ones.

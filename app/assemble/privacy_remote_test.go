@@ -2,6 +2,7 @@ package assemble_test
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -164,4 +165,47 @@ func firstPlaceholder(req fake.Request, prefix string) string {
 		}
 	}
 	return "nobody"
+}
+
+// A connection's column is proposed by its values when its name says
+// nothing: one read of a few rows per table.
+func TestRemoteProposesByValues(t *testing.T) {
+	file := chinookCopy(t)
+	db, err := sql.Open("sqlite", file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		"CREATE TABLE Lead (LeadId INTEGER PRIMARY KEY, Contact TEXT, Remarks TEXT)",
+		"INSERT INTO Lead VALUES (1, 'ann@example.org', 'called'), (2, 'bob@example.net', 'no answer'), (3, 'cy@example.com', 'left message')",
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	store := remote.NewStore(filepath.Join(t.TempDir(), "connections.json"))
+	if _, err := store.Put(remote.Profile{Name: "music", Kind: remote.SQLite, Path: file}); err != nil {
+		t.Fatal(err)
+	}
+	r, _ := openRemote(t, store, "music", "")
+	defer r.Close()
+	cs, err := assemble.RemotePrivate{R: r, Dir: store.CacheDir("music")}.Columns(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, c := range cs {
+		if c.Private {
+			got[c.Table+"."+c.Column] = string(c.Kind)
+		}
+	}
+	for col, kind := range map[string]string{"Lead.Contact": "email", "Customer.Email": "email", "Customer.LastName": "name", "Employee.Phone": "phone"} {
+		if got[col] != kind {
+			t.Errorf("%s: %q, want %q (private: %v)", col, got[col], kind, got)
+		}
+	}
+	if _, ok := got["Lead.Remarks"]; ok {
+		t.Error("Remarks holds no personal values")
+	}
 }

@@ -56,6 +56,11 @@ type Remote struct {
 
 	linksOnce sync.Once
 	idLinks   *joins.Links // id-like columns, for bridges where no keys are declared
+
+	// samples holds a few values of each sampled table's text columns, for
+	// proposing private columns by their values (see RemotePrivate).
+	samplesMu sync.Mutex
+	samples   map[string]map[string][]string // tableName → column → values
 }
 
 // NewRemote describes src, whose schema was discovered as sch. Its schema
