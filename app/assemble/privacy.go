@@ -205,4 +205,3 @@ func prime(ctx context.Context, m *privacy.Masker, src Private) error {
 	slog.Debug("privacy mask primed", "subsystem", "privacy", "columns", len(cols), "values", n, "ms", time.Since(start).Milliseconds())
 	return nil
 }
-
