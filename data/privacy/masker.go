@@ -203,7 +203,7 @@ func (m *Masker) matchAt(s string, i, tokEnd, floor int) (start, stop int, ph st
 		if !ok {
 			ph, ok = m.folded[strings.ToLower(got)]
 		}
-		if !ok || !bounded(s, start, stop) {
+		if !ok || !bounded(s, start, stop) || strings.Contains(got, "@") && !emailBounded(s, start, stop) {
 			continue
 		}
 		return start, stop, ph, true
@@ -211,27 +211,38 @@ func (m *Masker) matchAt(s string, i, tokEnd, floor int) (start, stop int, ph st
 	return 0, 0, "", false
 }
 
-// bounded reports whether s[start:stop] is not part of a longer word.
+// bounded reports whether s[start:stop] stands apart: neither glued to a
+// word before it nor to one after it (so ".x@mail.example.com" is not
+// found inside "ann.x@mail.example.com", nor "Ann" inside "Anna").
 func bounded(s string, start, stop int) bool {
-	if start > 0 {
-		first, _ := utf8.DecodeRuneInString(s[start:])
-		prev, _ := utf8.DecodeLastRuneInString(s[:start])
-		if isWord(first) && isWord(prev) {
-			return false
-		}
+	if start > 0 && isWord(lastRune(s[:start])) {
+		return false
 	}
 	if stop < len(s) {
-		lastR, _ := utf8.DecodeLastRuneInString(s[:stop])
 		next, _ := utf8.DecodeRuneInString(s[stop:])
-		if isWord(lastR) && isWord(next) {
+		if isWord(next) {
 			return false
 		}
 	}
 	return true
 }
 
+// emailBounded reports whether an address at s[start:stop] is not the
+// tail or head of a longer one (ann.x@mail.example.com holds
+// x@mail.example.com; x@mail.example.com.au holds x@mail.example.com).
+func emailBounded(s string, start, stop int) bool {
+	if start > 0 && strings.ContainsRune("._%+-", lastRune(s[:start])) {
+		return false
+	}
+	if stop+1 < len(s) && (s[stop] == '.' || s[stop] == '-') {
+		next, _ := utf8.DecodeRuneInString(s[stop+1:])
+		return !isWord(next)
+	}
+	return true
+}
+
 var (
-	emailIn = regexp.MustCompile(`[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}`)
+	emailIn = regexp.MustCompile(`[A-Za-z0-9][A-Za-z0-9._%+\-]*@[A-Za-z0-9\-]+(\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}`)
 	ibanIn  = regexp.MustCompile(`\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b`)
 	ssnIn   = regexp.MustCompile(`\b\d{3}-\d{2}-\d{4}\b`)
 	// numberIn is a run of digits with single spaces, dashes, dots or

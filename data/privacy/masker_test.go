@@ -38,6 +38,8 @@ func TestMaskText(t *testing.T) {
 		{"Al is here; Albert too", "Al is here; Albert too"},
 		{"Error: could not convert 'O'Brien' to INT32", "Error: could not convert '<name_4>' to INT32"},
 		{"mail ann.smith@example.org now", "mail <email_1> now"},
+		{"code: n + '.x@mail.example.com'", "code: n + '.<email_2>'"},
+		{"out: ['ann.x@mail.example.com']", "out: ['<email_3>']"},
 		{"card 4111 1111 1111 1111, not 4111 1111 1111 1112", "card <card_1>, not 4111 1111 1111 1112"},
 		{"iban DE89 3704 0044 0532 0130 00 and ssn 123-45-6789", "iban <iban_1> and ssn <ssn_1>"},
 		{"call +44 20 7946 0958 on 2024-01-15, 1234567 rows, 3.14159", "call <phone_1> on 2024-01-15, 1234567 rows, 3.14159"},
