@@ -21,10 +21,10 @@ func (a *App) PrivateColumns(dataset string) ([]privacy.Column, error) {
 	var out []privacy.Column
 	err := a.withWorkspace(func(ctx context.Context, ws *workspace.Workspace) error {
 		cs, err := assemble.WorkspacePrivate{WS: ws}.Columns(ctx)
-		out = ofTable(cs, dataset)
-		if err == nil && out == nil {
-			_, err = assemble.WorkspacePrivate{WS: ws}.SetPrivate(ctx, dataset, "", false) // for its error
+		if err != nil {
+			return err
 		}
+		out, err = assemble.TableColumns(cs, dataset)
 		return err
 	})
 	return out, privateError(err)
@@ -52,10 +52,10 @@ func (a *App) ConnectionPrivateColumns(conn, table string) ([]privacy.Column, er
 	}
 	defer release()
 	cs, err := rp.Columns(a.life)
-	out := ofTable(cs, table)
-	if err == nil && out == nil {
-		_, err = rp.SetPrivate(a.life, table, "", false) // for its error
+	if err != nil {
+		return nil, wrap(err)
 	}
+	out, err := assemble.TableColumns(cs, table)
 	return out, privateError(err)
 }
 
@@ -81,16 +81,6 @@ func (a *App) remotePrivate(conn string) (assemble.RemotePrivate, func(), error)
 		return assemble.RemotePrivate{}, nil, err
 	}
 	return assemble.RemotePrivate{R: r, Dir: ps.CacheDir(conn)}, release, nil
-}
-
-func ofTable(cs []privacy.Column, table string) []privacy.Column {
-	var out []privacy.Column
-	for _, c := range cs {
-		if strings.EqualFold(c.Table, table) {
-			out = append(out, c)
-		}
-	}
-	return out
 }
 
 func privateError(err error) error {

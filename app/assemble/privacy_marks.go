@@ -89,3 +89,24 @@ func setPrivate(ctx context.Context, l columnLister, dir, table, column string, 
 	}
 	return findColumn(ctx, l, c.Table, c.Column)
 }
+
+// TableColumns returns the columns of cs that belong to table (named
+// ignoring case), or a *PrivateTargetError when there are none.
+func TableColumns(cs []privacy.Column, table string) ([]privacy.Column, error) {
+	var out []privacy.Column
+	var tables []string
+	seen := map[string]bool{}
+	for _, c := range cs {
+		if strings.EqualFold(c.Table, table) {
+			out = append(out, c)
+		}
+		if !seen[c.Table] {
+			seen[c.Table] = true
+			tables = append(tables, c.Table)
+		}
+	}
+	if out == nil {
+		return nil, &PrivateTargetError{Table: table, Known: tables}
+	}
+	return out, nil
+}

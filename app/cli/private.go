@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/loupeapp/loupe/app/assemble"
 	"github.com/loupeapp/loupe/data/privacy"
@@ -77,14 +76,8 @@ func runPrivate(ctx context.Context, e env, args []string) int {
 		return fail(e, err)
 	}
 	if len(pos) == 1 {
-		var mine []privacy.Column
-		for _, c := range cs {
-			if strings.EqualFold(c.Table, pos[0]) {
-				mine = append(mine, c)
-			}
-		}
-		if mine == nil {
-			_, err := src.SetPrivate(ctx, pos[0], "", false) // only for its error
+		mine, err := assemble.TableColumns(cs, pos[0])
+		if err != nil {
 			return fail(e, fmt.Errorf("loupe private: %w", err))
 		}
 		printPrivate(e.stdout, mine, true)

@@ -37,8 +37,6 @@ type Masker struct {
 	index map[string][]shape
 	// folded maps the lower-cased form of values of foldRunes or more.
 	folded map[string]string
-	// primed records that the private columns' values were loaded.
-	primed bool
 }
 
 type shape struct {
@@ -82,25 +80,6 @@ func (m *Masker) Len() int {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return len(m.toPh)
-}
-
-// Prime runs load once, the first time it succeeds: it is how a
-// conversation's masker learns the values of the private columns before
-// anything is sent.
-func (m *Masker) Prime(load func(*Masker) error) error {
-	m.mu.Lock()
-	done := m.primed
-	m.mu.Unlock()
-	if done {
-		return nil
-	}
-	if err := load(m); err != nil {
-		return err
-	}
-	m.mu.Lock()
-	m.primed = true
-	m.mu.Unlock()
-	return nil
 }
 
 func isWord(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
