@@ -124,6 +124,8 @@ func (m *canaryModel) respond(r fake.Request) fake.Turn {
 		return call("sample_rows", map[string]any{"table": "customers", "n": 3})
 	case 6:
 		return call("echo_output", map[string]any{})
+	case 8:
+		return call("describe_table", map[string]any{"table": "customers"})
 	case 7:
 		return call("run_sql", map[string]string{"sql": "WITH t AS (SELECT substr(full_name, 1, 8) AS stub, amount FROM customers) SELECT stub || '…' AS short, amount FROM t ORDER BY amount DESC"})
 	}
@@ -170,7 +172,7 @@ func runCanary(t *testing.T, ws *workspace.Workspace, wire string, text bool, le
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := assemble.Agent(ws, results.New(results.Config{}), p, name, assemble.Options{MaxSteps: 10, Privacy: level}, echoTool{})
+	a, err := assemble.Agent(ws, results.New(results.Config{}), p, name, assemble.Options{MaxSteps: 12, Privacy: level}, echoTool{})
 	if err != nil {
 		t.Fatal(err)
 	}
