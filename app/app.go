@@ -111,7 +111,7 @@ func New(o Options) *App {
 		runs:    newRunRegistry(),
 		reports: newReportStore(),
 	}
-	a.ws.dir = o.WorkspaceDir
+	a.ws.dir, a.ws.config = o.WorkspaceDir, a.configDir
 	a.settings = newSettingsStore(a.configDir, o.Getenv, o.Keychain)
 	a.recent = newRecentStore(a.configDir)
 	if a.opts.Dialogs == nil {

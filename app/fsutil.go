@@ -13,10 +13,17 @@ import (
 type bufWriter = bufio.Writer
 
 // writeFileAtomic writes path whole or not at all: into a temporary file
-// beside it, synced, then renamed over it.
+// beside it, synced, then renamed over it. A folder it has to create is
+// private (0700) when the file is (no group or other bits in perm: the
+// app's own files, such as settings), ordinary (0755) otherwise (exports
+// into the user's folders).
 func writeFileAtomic(path string, perm os.FileMode, write func(w *bufWriter) error) (err error) {
 	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	dirMode := os.FileMode(0o755)
+	if perm&0o077 == 0 {
+		dirMode = 0o700
+	}
+	if err := os.MkdirAll(dir, dirMode); err != nil {
 		return err
 	}
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")

@@ -105,6 +105,10 @@ type setup struct {
 	model   string // default qwen3:8b; "-" for none chosen
 	getenv  map[string]string
 	docker  string
+	// wsDir and config, when set, are the workspace and config folders
+	// (t.TempDir's are made 0700 already; a test of what Loupe creates
+	// names folders that do not exist yet).
+	wsDir, config string
 }
 
 func newEnv(t *testing.T, s setup) *env {
@@ -117,6 +121,12 @@ func newEnv(t *testing.T, s setup) *env {
 		docker = "unix://" + t.TempDir() + "/no-docker.sock"
 	}
 	e.wsDir = t.TempDir()
+	if s.wsDir != "" {
+		e.wsDir = s.wsDir
+	}
+	if s.config != "" {
+		e.config = s.config
+	}
 	e.app = app.New(app.Options{WorkspaceDir: e.wsDir, ConfigDir: e.config, Keychain: e.keys,
 		Dialogs: app.SaveInto{Dir: e.saveDir}, Emit: e.rec.emit, Getenv: getenv, DockerHost: docker})
 	t.Cleanup(func() { e.app.Shutdown(context.Background()) })

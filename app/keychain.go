@@ -2,14 +2,22 @@ package app
 
 import (
 	"errors"
+	"log/slog"
 	"sync"
 
+	"github.com/loupeapp/loupe/agent/llm/provider"
 	"github.com/loupeapp/loupe/data/secret"
 )
 
 // apiKeyName is the name the OpenAI-compatible API key is kept under
-// (overridable with $LOUPE_SECRET_OPENAI_API_KEY, see data/secret).
-const apiKeyName = "openai-api-key"
+// (overridable with $LOUPE_SECRET_OPENAI_API_KEY, see data/secret), and
+// apiKeyOriginName the origin it is bound to: the scheme, host and port of
+// the base URL it was entered for (provider.Origin). The key is sent to
+// that origin only.
+const (
+	apiKeyName       = "openai-api-key"
+	apiKeyOriginName = "openai-api-key-origin"
+)
 
 // ErrNoSecret is returned by Keychain.Get when nothing is stored.
 var ErrNoSecret = errors.New("no secret stored")
@@ -111,4 +119,71 @@ func keychainError(err error) *Error {
 	return &Error{Code: CodeKeychain, Message: "The API key cannot be stored: " + err.Error(),
 		Hint: "Unlock or install a keychain (on Linux: GNOME Keyring or KWallet, through the Secret Service), " +
 			"or set OPENAI_API_KEY in the environment Loupe starts from.", Err: err}
+}
+
+// storedAPIKey is the stored key, the origin it belongs to, and where it
+// is kept (warning, as Keychain.Get says); all "" when none is stored.
+type storedAPIKey struct{ value, origin, warning string }
+
+// storedKey reads the stored key and its origin. A key stored before keys
+// were bound to a host has no origin: it is bound now, for good, to the
+// base URL saved with it (f's), the host it was entered for. The caller
+// holds s.mu.
+func (s *settingsStore) storedKey(f settingsFile) storedAPIKey {
+	value, warning, err := s.keys.Get(apiKeyName)
+	if err != nil || value == "" {
+		return storedAPIKey{}
+	}
+	origin, _, err := s.keys.Get(apiKeyOriginName)
+	if err == nil && origin != "" {
+		return storedAPIKey{value: value, origin: origin, warning: warning}
+	}
+	origin = provider.Origin(f.OpenAIBaseURL)
+	if _, err := s.keys.Set(apiKeyOriginName, origin); err != nil {
+		// Bound in memory for this run; tried again at the next read.
+		slog.Default().Warn("cannot save the API key's host", "subsystem", "settings", "origin", origin, "err", err)
+	}
+	return storedAPIKey{value: value, origin: origin, warning: warning}
+}
+
+// setKey stores key for baseURL's origin, replacing any other; "" forgets
+// the stored key. The caller holds s.mu.
+func (s *settingsStore) setKey(key, baseURL string) error {
+	if key == "" {
+		if err := s.keys.Delete(apiKeyName); err != nil {
+			return err
+		}
+		return s.keys.Delete(apiKeyOriginName)
+	}
+	// The old key goes first: a failure on the way leaves no key, never
+	// one key bound to another's host.
+	if err := s.keys.Delete(apiKeyName); err != nil {
+		return err
+	}
+	if _, err := s.keys.Set(apiKeyOriginName, provider.Origin(baseURL)); err != nil {
+		return err
+	}
+	_, err := s.keys.Set(apiKeyName, key)
+	return err
+}
+
+// keyFor returns the API key for baseURL and the base URL it was given for:
+// the stored key when it belongs to baseURL's origin, else $OPENAI_API_KEY
+// when the environment sets it for that origin (provider.EnvKey), else none.
+func (s *settingsStore) keyFor(baseURL string) (key, keyFor string) {
+	want := provider.Origin(baseURL)
+	s.mu.Lock()
+	f, ferr := s.file()
+	var k storedAPIKey
+	if ferr == nil {
+		k = s.storedKey(f)
+	}
+	s.mu.Unlock()
+	if k.value != "" && k.origin == want {
+		return k.value, k.origin
+	}
+	if key, keyFor := provider.EnvKey(s.getenv); key != "" && provider.Origin(keyFor) == want {
+		return key, keyFor
+	}
+	return "", ""
 }

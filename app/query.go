@@ -2,10 +2,6 @@ package app
 
 import (
 	"context"
-	"encoding/csv"
-	"encoding/json"
-	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/loupeapp/loupe/data/query"
@@ -111,58 +107,16 @@ func (a *App) ExportCSV(ref string) (*string, error) {
 	if err != nil || path == "" {
 		return nil, wrap(err)
 	}
+	// Cells that a spreadsheet would run as formulas are neutralised
+	// (results.SafeCell). The file keeps normal permissions: it is the
+	// user's, in a folder the user chose.
 	err = writeFileAtomic(path, 0o644, func(w *bufWriter) error {
-		cw := csv.NewWriter(w)
-		head := make([]string, len(e.Columns))
-		for i, c := range e.Columns {
-			head[i] = c.Name
-		}
-		if err := cw.Write(head); err != nil {
-			return err
-		}
-		rec := make([]string, len(e.Columns))
-		for _, row := range e.Rows {
-			for i, v := range row {
-				rec[i] = csvCell(v)
-			}
-			if err := cw.Write(rec); err != nil {
-				return err
-			}
-		}
-		cw.Flush()
-		return cw.Error()
+		return results.WriteCSV(w, e.Columns, e.Rows)
 	})
 	if err != nil {
 		return nil, fileError(path, "cannot write the CSV file", err)
 	}
 	return &path, nil
-}
-
-// csvCell formats a JSON-ready value for CSV: NULL is empty, nested
-// values are JSON.
-func csvCell(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return ""
-	case string:
-		return x
-	case bool:
-		return strconv.FormatBool(x)
-	case float64:
-		return strconv.FormatFloat(x, 'f', -1, 64)
-	case float32:
-		return strconv.FormatFloat(float64(x), 'f', -1, 32)
-	case int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
-		return fmt.Sprint(x)
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	if s, err := strconv.Unquote(string(b)); err == nil {
-		return s
-	}
-	return string(b)
 }
 
 // SchemaTable is a dataset's name and columns, for SQL completion.

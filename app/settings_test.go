@@ -35,7 +35,7 @@ func TestSettingsRoundTripKeepsTheKeyOutOfTheFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, _ := e.app.GetSettings()
-	want.Model, want.Theme, want.MaxSteps, want.HasAPIKey = "gpt-4.1-mini", "dark", 9, true
+	want.Model, want.Theme, want.MaxSteps, want.HasAPIKey, want.APIKeyFor = "gpt-4.1-mini", "dark", 9, true, "http://127.0.0.1:1234"
 	if *got != want {
 		t.Errorf("after save:\n got %+v\nwant %+v", *got, want)
 	}

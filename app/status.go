@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"slices"
@@ -102,6 +103,9 @@ func (a *App) checkModel(ctx context.Context) Check {
 	defer cancel()
 	models, err := p.Models(ctx)
 	if err != nil {
+		if c, ok := a.settings.missingKey(s, err); ok {
+			return c
+		}
 		e := AsError(err)
 		msg := fmt.Sprintf("Cannot reach %s", where)
 		if e.Code != CodeModelUnreachable {
@@ -120,6 +124,26 @@ func (a *App) checkModel(ctx context.Context) Check {
 	return Check{OK: true, Message: fmt.Sprintf("%s on %s", s.Model, where)}
 }
 
+// missingKey is the check for an OpenAI-compatible server that refused
+// a listing sent without a key because it has none of its own: "No API key
+// for HOST", and, when a key is stored for another host, that it is not
+// sent here.
+func (s *settingsStore) missingKey(st Settings, err error) (Check, bool) {
+	var le *llm.Error
+	if st.Provider != provider.OpenAI || !errors.As(err, &le) || le.Kind != llm.Unauthorized {
+		return Check{}, false
+	}
+	if key, _ := s.keyFor(st.OpenAIBaseURL); key != "" {
+		return Check{}, false // a key of its own, refused: the server's message says why
+	}
+	host := provider.Origin(st.OpenAIBaseURL)
+	hint := "Enter the API key for " + host + " in Settings."
+	if st.APIKeyFor != "" && st.APIKeyFor != host {
+		hint = "The key you saved for " + st.APIKeyFor + " is not sent to " + host + ". " + hint
+	}
+	return Check{Message: "No API key for " + host, Hint: hint}, true
+}
+
 // sameModel compares Ollama names, where "llama3" means "llama3:latest".
 func sameModel(a, b string) bool {
 	norm := func(s string) string {
@@ -134,7 +158,7 @@ func sameModel(a, b string) bool {
 // listingProvider opens the provider the settings name for listing models:
 // it fails fast (no retries), and works before a model is chosen.
 func (a *App) listingProvider(s Settings) (llm.Provider, error) {
-	cfg := a.settings.providerConfig(s)
+	cfg := a.modelConfig(s)
 	if cfg.Model == "" {
 		cfg.Model = "none" // listing needs no model; Open insists on one
 	}

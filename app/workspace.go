@@ -3,9 +3,11 @@ package app
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"sync"
 
 	"github.com/loupeapp/loupe/app/assemble"
+	"github.com/loupeapp/loupe/data/perm"
 	"github.com/loupeapp/loupe/data/workspace"
 	"github.com/loupeapp/loupe/tools"
 	"github.com/loupeapp/loupe/tools/python"
@@ -15,7 +17,8 @@ import (
 // background warm-up after Startup) starts the open, later callers wait for
 // it. A failed open is retried by the next caller.
 type wsHolder struct {
-	dir string
+	dir    string
+	config func() (string, error) // the config folder, made private with the workspace
 
 	// use is held (read) by every caller using the workspace, and
 	// (write) by close, so the workspace never closes under a query.
@@ -92,6 +95,12 @@ func (h *wsHolder) open(ctx context.Context, done chan struct{}) {
 	if err == nil {
 		ws, err = workspace.Open(ctx, dir)
 	}
+	if err == nil {
+		err = h.tightenConfig()
+		if err != nil {
+			_ = ws.Close()
+		}
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	defer close(done)
@@ -135,7 +144,7 @@ func (a *App) embedTables() {
 	if err != nil {
 		return
 	}
-	ret.EmbedInBackground(a.settings.providerConfig(s))
+	ret.EmbedInBackground(a.modelConfig(s))
 }
 
 // extras returns the retrieval and the extra tools of the open workspace.
@@ -175,4 +184,26 @@ func (h *wsHolder) close() {
 		_ = h.ws.Close()
 		h.ws = nil
 	}
+}
+
+// tightenConfig makes the config folder (settings, recent files,
+// connections, the secrets file) the user's alone, as the workspace is;
+// old ones are tightened at the workspace's open. A config folder that
+// cannot be found is left to the settings to report.
+func (h *wsHolder) tightenConfig() error {
+	if h.config == nil {
+		return nil
+	}
+	dir, err := h.config()
+	if err != nil {
+		return nil
+	}
+	r, err := perm.Tighten(dir)
+	if err != nil {
+		return fmt.Errorf("config folder: %w", err)
+	}
+	if r.Changed > 0 || r.Failed > 0 {
+		slog.Default().Info("made the config folder private", "subsystem", "app", "dir", dir, "report", r.String())
+	}
+	return nil
 }

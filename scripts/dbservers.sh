@@ -13,8 +13,8 @@
 # The folder is $LOUPE_DBSERVERS_DIR (default /tmp/loupe-dbservers-$UID);
 # ports $LOUPE_PG_PORT (5433) and $LOUPE_MYSQL_PORT (3307). The passwords are
 # fixed test passwords: the servers listen on 127.0.0.1 only.
-# Chinook comes from shared/datasets beside the repository, or from
-# $LOUPE_SHARED_DATASETS. MariaDB is installed with apt-get when missing.
+# Chinook's dumps come from the repository (testdata/chinook, with their
+# source and licence). MariaDB is installed with apt-get when missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,15 +28,12 @@ RO_PW=loupe-ro-pw
 log() { echo "dbservers: $*" >&2; }
 die() { log "$*"; exit 1; }
 
+# find_chinook prints the folder of Chinook's PostgreSQL and MySQL dumps.
 find_chinook() {
-  local d
-  for d in "${LOUPE_SHARED_DATASETS:-}" ../shared/datasets ../../shared/datasets; do
-    if [[ -n $d && -f $d/demo/chinook/Chinook_PostgreSql.sql ]]; then
-      (cd "$d/demo/chinook" && pwd)
-      return
-    fi
-  done
-  die "Chinook dumps not found: set LOUPE_SHARED_DATASETS to the shared/datasets folder"
+  local d=$PWD/testdata/chinook
+  [[ -f $d/Chinook_PostgreSql.sql && -f $d/Chinook_MySql.sql ]] ||
+    die "Chinook dumps missing from $d: restore them with git checkout -- testdata/chinook"
+  echo "$d"
 }
 
 # run_as USER CMD...: as root, run as the service's own user; otherwise as us.

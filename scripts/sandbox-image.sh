@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# A private Docker daemon for the Python sandbox's tests, started the way
-# ../shared/ENVIRONMENT.md shows: its own data root, exec root and socket,
+# A private Docker daemon for the Python sandbox's tests, started so that it
+# leaves the machine's own Docker alone: its own data root, exec root and socket,
 # no iptables and no bridge (the sandbox uses --network none, and without
 # these flags dockerd rewrites the host's firewall). Idempotent: a daemon
 # already answering on the socket is reused. The data root is kept between

@@ -48,8 +48,8 @@ type Options struct {
 	Timeout       time.Duration
 	TokenBudget   int
 	ContextTokens int // the model's context window; 0 asks the provider
-	// Privacy is the level in force for this run's provider: what of the
-	// user's data the model may see ("" is Open).
+	// Privacy is the level in force for the run (privacy.Open when empty):
+	// at Masked the provider is put behind the privacy gate (see Guard).
 	Privacy privacy.Level
 }
 

@@ -22,13 +22,13 @@ import (
 // recall@10 of the gold tables among the tables in the prompt (target
 // recall@10 ≥ 0.95), MRR, and milliseconds per question.
 func BenchmarkRetrievalDefog(b *testing.B) {
-	l, shared := loadDefog(b)
+	l, testdata := loadDefog(b)
 	idx, err := index.Open(l.WS.Engine.Dir())
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer idx.Close()
-	qs, err := indextest.Questions(shared, "questions_gen_postgres.csv", l.DBs)
+	qs, err := indextest.Questions(testdata, "questions_gen_postgres.csv", l.DBs)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -219,7 +219,7 @@ func TestSemanticBoostFallsBack(t *testing.T) {
 // questions: fused, recall@10 must stay at the text ranking's level.
 func TestRetrieveDefogSemantic(t *testing.T) {
 	ctx := context.Background()
-	l, shared := loadDefog(t)
+	l, testdata := loadDefog(t)
 	idx, err := index.Open(l.WS.Engine.Dir())
 	if err != nil {
 		t.Fatal(err)
@@ -243,7 +243,7 @@ func TestRetrieveDefogSemantic(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, file := range []string{"questions_gen_postgres.csv", "instruct_basic_postgres.csv"} {
-		qs, err := indextest.Questions(shared, file, l.DBs)
+		qs, err := indextest.Questions(testdata, file, l.DBs)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -67,30 +67,30 @@ func measure(t testing.TB, l *indextest.Loaded, idx *index.Index, qs []indextest
 }
 
 func loadDefog(t testing.TB) (*indextest.Loaded, string) {
-	shared, err := indextest.Shared()
+	testdata, err := indextest.Testdata()
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	l, err := indextest.LoadDefog(context.Background(), shared, dir)
+	l, err := indextest.LoadDefog(context.Background(), testdata, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = l.WS.Close() })
-	return l, shared
+	return l, testdata
 }
 
 // TestRetrieveDefog is the quality bar: the eleven defog-data databases in
 // one workspace, sql-eval's questions, gold tables in the prompt.
 func TestRetrieveDefog(t *testing.T) {
-	l, shared := loadDefog(t)
+	l, testdata := loadDefog(t)
 	idx, err := index.Open(l.WS.Engine.Dir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer idx.Close()
 	for _, file := range []string{"questions_gen_postgres.csv", "instruct_basic_postgres.csv"} {
-		qs, err := indextest.Questions(shared, file, l.DBs)
+		qs, err := indextest.Questions(testdata, file, l.DBs)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -110,16 +110,12 @@ func TestRetrieveDefog(t *testing.T) {
 // tables the question needs, the joins between them, the rest listed.
 func TestRetrieveChinook(t *testing.T) {
 	ctx := context.Background()
-	shared, err := indextest.Shared()
-	if err != nil {
-		t.Fatal(err)
-	}
 	ws, err := workspace.Open(ctx, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ws.Close()
-	if _, err := ws.Loader.Load(ctx, filepath.Join(shared, "demo", "chinook", "Chinook_Sqlite.sqlite"), load.Options{}); err != nil {
+	if _, err := ws.Loader.Load(ctx, chinookCopy(t), load.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	s, meta, err := assemble.Retrieve(ctx, ws, nil, "Which genres sell the most tracks on invoices?", assemble.Budget{Tables: 4})

@@ -25,7 +25,7 @@ import (
 )
 
 func init() {
-	register(command{"ask", "ask [--workspace DIR | --connection NAME] [--chat ID [--retry]] [--provider P] [--model M] [--base-url URL] [--embed-model M] [--json] [--report DIR] QUESTION",
+	register(command{"ask", "ask [--workspace DIR | --connection NAME] [--chat ID [--retry]] [--provider P] [--model M] [--base-url URL] [--embed-model M] [--privacy open|masked|schema] [--json] [--report DIR] QUESTION",
 		"run the agent on a question in a new conversation (its id is printed) or, with --chat, a follow-up; --json prints one event per line", runAsk})
 }
 
@@ -50,6 +50,18 @@ func runAsk(ctx context.Context, e env, args []string) int {
 		fmt.Fprintln(e.stderr, `loupe ask: give a question, e.g. loupe ask --model qwen3:8b "Which region sold most in 2024?"`)
 		return ExitUsage
 	}
+	if err := resolveLevel(e.stderr, *cfg, &o.Privacy); err != nil {
+		fmt.Fprintln(e.stderr, "loupe ask:", err)
+		return ExitUsage
+	}
+	st, err := openStore(ctx, *ws)
+	if err != nil {
+		return fail(e, err)
+	}
+	defer st.Close()
+	// Every request to a model server on another machine is kept: with
+	// its answer once there is one, else with no conversation.
+	cfg.HTTPClient = assemble.TeeClient(assemble.Outbox{Store: st, Level: o.Privacy}, os.Getenv)
 	p, err := provider.Open(*cfg)
 	if err != nil {
 		return fail(e, err)
@@ -105,11 +117,6 @@ func runAsk(ctx context.Context, e env, args []string) int {
 			return fail(e, err)
 		}
 	}
-	st, err := openStore(ctx, *ws)
-	if err != nil {
-		return fail(e, err)
-	}
-	defer st.Close()
 	runID := newID("run")
 	pair, claim, created, err := startAnswer(ctx, st, *chatID, question, label, *retry, runID)
 	if err != nil {
@@ -120,6 +127,11 @@ func runAsk(ctx context.Context, e env, args []string) int {
 	question = pair.User.Content
 	rec := app.NewRecorder(claim)
 	rec.MergeDeltas = true
+	ctx, err = assemble.SendFor(ctx, st, pair.User.ConversationID, pair.Assistant.ID, o.Privacy, provider.ServerURL(*cfg))
+	if err != nil {
+		_ = rec.Record(agent.Event{Type: agent.RunFinished, RunID: runID, Finished: &agent.Outcome{RunID: runID, Status: agent.Failed, Reason: err.Error()}})
+		return fail(e, err)
+	}
 	sch, notes, err := schemaFor(question)
 	if err != nil {
 		_ = rec.Record(agent.Event{Type: agent.RunFinished, RunID: runID, Finished: &agent.Outcome{RunID: runID, Status: agent.Failed, Reason: err.Error()}})
@@ -171,11 +183,13 @@ func runAsk(ctx context.Context, e env, args []string) int {
 // environment (provider.FromEnv).
 func agentFlags(fs *flag.FlagSet, what string) (*provider.Config, *assemble.Options) {
 	cfg := provider.FromEnv(os.Getenv)
-	fs.StringVar(&cfg.Provider, "provider", cfg.Provider, "ollama or openai (default $LOUPE_PROVIDER, else ollama)")
+	fs.Var(providerFlag{&cfg, os.Getenv}, "provider", "ollama or openai (default $LOUPE_PROVIDER, else ollama)")
 	fs.StringVar(&cfg.Model, "model", cfg.Model, "model name (default $LOUPE_MODEL)")
 	fs.StringVar(&cfg.BaseURL, "base-url", cfg.BaseURL, "model server URL (default $LOUPE_BASE_URL, $OLLAMA_HOST or the provider's)")
 	fs.StringVar(&cfg.EmbedModel, "embed-model", cfg.EmbedModel, "embedding model for semantic table search, e.g. nomic-embed-text (default $LOUPE_EMBED_MODEL; off when empty)")
 	var o assemble.Options
+	fs.Var(levelFlag{&o.Privacy}, "privacy", "what the model may see of your data: open, masked or schema (default $"+EnvPrivacy+
+		", else open for a model on this machine and masked for any other)")
 	fs.IntVar(&o.MaxSteps, "max-steps", 0, fmt.Sprintf("step limit (default %d)", agent.DefaultMaxSteps))
 	fs.DurationVar(&o.Timeout, "timeout", 0, fmt.Sprintf("time limit for %s (default %s)", what, agent.DefaultTimeout))
 	return &cfg, &o

@@ -17,13 +17,14 @@ import (
 	"github.com/loupeapp/loupe/agent/report"
 	"github.com/loupeapp/loupe/app"
 	"github.com/loupeapp/loupe/app/assemble"
+	"github.com/loupeapp/loupe/data/privacy"
 	"github.com/loupeapp/loupe/data/store"
 	"github.com/loupeapp/loupe/data/workspace"
 )
 
 func init() {
 	register(command{"chats", "chats [--workspace DIR] [--json]", "list the conversations, most recent first", runChats})
-	register(command{"chat", "chat show [--workspace DIR] [--json] ID", "show a conversation: questions, answers, tool calls", runChat})
+	register(command{"chat", "chat show [--workspace DIR] [--json] [--sent] ID", "show a conversation: questions, answers, tool calls; --sent: what each answer sent to its model server", runChat})
 	register(command{"export", "export [--workspace DIR] --chat ID [--format md|html] --out DIR", "export a conversation's report (written first if it has none)", runExport})
 }
 
@@ -94,6 +95,7 @@ func runChats(ctx context.Context, e env, args []string) int {
 func runChat(ctx context.Context, e env, args []string) int {
 	fs, ws := newFlags("chat", e)
 	asJSON := fs.Bool("json", false, "print the conversation as one JSON object")
+	sent := fs.Bool("sent", false, "print, per answer, the privacy level in force and each request sent to the model server, body and all")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return ExitUsage
@@ -110,6 +112,9 @@ func runChat(ctx context.Context, e env, args []string) int {
 	th, err := st.Thread(ctx, pos[1])
 	if err != nil {
 		return fail(e, chatError(err, pos[1]))
+	}
+	if *sent {
+		return showSent(ctx, e, st, th, *asJSON)
 	}
 	reps, err := st.Reports(ctx, th.ID)
 	if err != nil {
@@ -166,7 +171,7 @@ func printThread(w io.Writer, th *store.Thread, reps []store.Report) {
 
 func runExport(ctx context.Context, e env, args []string) int {
 	fs, ws := newFlags("export", e)
-	cfg, _ := agentFlags(fs, "writing the report")
+	cfg, o := agentFlags(fs, "writing the report")
 	chatID := fs.String("chat", "", "the conversation (see loupe chats)")
 	format := fs.String("format", "md", "md (a folder: report.md, charts, report.html) or html (report.html alone)")
 	out := fs.String("out", "", "the folder to write into")
@@ -188,11 +193,16 @@ func runExport(ctx context.Context, e env, args []string) int {
 	}
 	if rep == nil {
 		fmt.Fprintln(e.stderr, "The conversation has no report yet; writing one…")
+		if err := resolveLevel(e.stderr, *cfg, &o.Privacy); err != nil {
+			fmt.Fprintln(e.stderr, "loupe export:", err)
+			return ExitUsage
+		}
+		cfg.HTTPClient = assemble.TeeClient(assemble.Outbox{Store: st, Level: o.Privacy}, os.Getenv)
 		p, err := provider.Open(*cfg)
 		if err != nil {
 			return fail(e, err)
 		}
-		if rep, id, err = writeStoredReport(ctx, st, *chatID, p, cfg.Model); err != nil {
+		if rep, id, err = writeStoredReport(ctx, st, *chatID, p, cfg.Model, o.Privacy); err != nil {
 			return fail(e, err)
 		}
 	}
@@ -225,7 +235,7 @@ func storedReport(ctx context.Context, st *store.Store, chatID string) (*report.
 
 // writeStoredReport writes a report from the conversation's last complete
 // answer and stores it.
-func writeStoredReport(ctx context.Context, st *store.Store, chatID string, p llm.Provider, model string) (*report.Report, string, error) {
+func writeStoredReport(ctx context.Context, st *store.Store, chatID string, p llm.Provider, model string, level privacy.Level) (*report.Report, string, error) {
 	th, err := st.Thread(ctx, chatID)
 	if err != nil {
 		return nil, "", err
@@ -247,6 +257,7 @@ func writeStoredReport(ctx context.Context, st *store.Store, chatID string, p ll
 		if err != nil {
 			return nil, "", err
 		}
+		ctx := provider.WithOutbox(ctx, assemble.Outbox{Store: st, ConversationID: chatID, MessageID: m.ID, Level: level})
 		rep, err := report.Write(ctx, p, model, assemble.Exploration(q.Content, out), nil)
 		if err != nil {
 			return nil, "", fmt.Errorf("write the report: %w", err)

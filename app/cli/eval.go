@@ -21,7 +21,7 @@ import (
 )
 
 func init() {
-	register(command{"eval", "eval [--provider P] [--model M] [--base-url URL] (--questions FILE | --sample) [--workspace DIR] [--json]",
+	register(command{"eval", "eval [--provider P] [--model M] [--base-url URL] (--questions FILE | --sample) [--privacy open|masked|schema] [--workspace DIR] [--json]",
 		"score the agent on questions with known answers (execution accuracy, steps, tokens, latency)", runEval})
 }
 
@@ -36,6 +36,10 @@ func runEval(ctx context.Context, e env, args []string) int {
 	}
 	if (*file == "") == !*useSample {
 		fmt.Fprintln(e.stderr, "loupe eval: give --questions FILE or --sample (not both), e.g. loupe eval --model qwen3:8b --sample")
+		return ExitUsage
+	}
+	if err := resolveLevel(e.stderr, *cfg, &o.Privacy); err != nil {
+		fmt.Fprintln(e.stderr, "loupe eval:", err)
 		return ExitUsage
 	}
 	p, err := provider.Open(*cfg)

@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"net/url"
 	"path"
 	"strings"
 
@@ -20,9 +19,16 @@ const maxBody = 8 << 20
 
 // Handler serves a over HTTP: the API under /api/, the events of hub at
 // /api/events, and assets (the built frontend; nil serves none) elsewhere.
-// It answers only requests addressed to a loopback host, and calls only
-// from loopback origins, so that no web page the user visits can drive it.
-func Handler(a *app.App, hub *Hub, assets fs.FS) (http.Handler, error) {
+// It answers only requests addressed to a loopback host; API calls and the
+// event stream must carry o.Token and come from the server's own origin
+// or one of o.AllowOrigins (or from no page at all), so that neither a web
+// page the user visits nor another local program without the token can
+// drive it.
+func Handler(a *app.App, hub *Hub, assets fs.FS, o Options) (http.Handler, error) {
+	g, err := newGate(o)
+	if err != nil {
+		return nil, err
+	}
 	ms, err := methods(a)
 	if err != nil {
 		return nil, err
@@ -56,7 +62,7 @@ func Handler(a *app.App, hub *Hub, assets fs.FS) (http.Handler, error) {
 		writeJSON(w, http.StatusOK, res)
 	})
 	mux.Handle("/", frontend(assets))
-	return guard(mux), nil
+	return g.guard(mux), nil
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
@@ -103,34 +109,6 @@ func frontend(assets fs.FS) http.Handler {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Header().Set("Cache-Control", "no-cache")
 		_, _ = w.Write(index)
-	})
-}
-
-// guard refuses requests whose Host is not loopback (DNS rebinding) and
-// calls whose Origin is not loopback (other web pages); it allows loopback
-// origins across ports (the Vite dev server) with CORS.
-func guard(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !IsLoopbackHost(r.Host) {
-			http.Error(w, "loupe serve answers only on loopback addresses", http.StatusForbidden)
-			return
-		}
-		if origin := r.Header.Get("Origin"); origin != "" {
-			u, err := url.Parse(origin)
-			if err != nil || !IsLoopbackHost(u.Host) {
-				http.Error(w, "loupe serve accepts calls only from loopback origins", http.StatusForbidden)
-				return
-			}
-			w.Header().Set("Access-Control-Allow-Origin", origin)
-			w.Header().Set("Vary", "Origin")
-			if r.Method == http.MethodOptions {
-				w.Header().Set("Access-Control-Allow-Methods", "GET, POST")
-				w.Header().Set("Access-Control-Allow-Headers", "Content-Type")
-				w.WriteHeader(http.StatusNoContent)
-				return
-			}
-		}
-		next.ServeHTTP(w, r)
 	})
 }
 

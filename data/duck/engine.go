@@ -22,6 +22,8 @@ import (
 	"sync"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
+
+	"github.com/loupeapp/loupe/data/perm"
 )
 
 // FileName is the name of the DuckDB file inside a workspace folder.
@@ -57,7 +59,7 @@ func Open(ctx context.Context, dir string) (*Engine, error) {
 		return nil, fmt.Errorf("workspace %s: %w", dir, err)
 	}
 	imp := filepath.Join(abs, importDirName)
-	if err := os.MkdirAll(imp, 0o755); err != nil {
+	if err := os.MkdirAll(imp, perm.Dir); err != nil {
 		return nil, fmt.Errorf("create workspace %s: %w (choose a folder you can write to with --workspace)", abs, err)
 	}
 	connector, err := duckdb.NewConnector(filepath.Join(abs, FileName), nil)
@@ -69,6 +71,10 @@ func Open(ctx context.Context, dir string) (*Engine, error) {
 	}
 	db := sql.OpenDB(connector)
 	e := &Engine{dir: abs, importDir: imp, connector: connector, db: db, log: slog.Default().With("subsystem", "duck")}
+	if err := e.keepPrivate(); err != nil {
+		_ = e.Close()
+		return nil, err
+	}
 	if err := e.lockDown(ctx); err != nil {
 		_ = e.Close()
 		return nil, err
@@ -144,13 +150,27 @@ func (e *Engine) Write(ctx context.Context, fn func(c *duckdb.Conn) error) error
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return e.writer.Raw(func(dc any) error {
+	err := e.writer.Raw(func(dc any) error {
 		c, ok := dc.(*duckdb.Conn)
 		if !ok {
 			return fmt.Errorf("unexpected driver connection %T", dc)
 		}
 		return fn(c)
 	})
+	if perr := e.keepPrivate(); perr != nil {
+		// What fn wrote is committed; failing it now would say otherwise.
+		e.log.Warn("the workspace's files could not be made private", "err", perr)
+	}
+	return err
+}
+
+// keepPrivate makes the files DuckDB creates itself with the process's
+// umask private (package perm): the database, its write-ahead log (made
+// at the first write, gone at a checkpoint) and its spill folder. They
+// sit in the 0700 workspace folder meanwhile.
+func (e *Engine) keepPrivate() error {
+	db := filepath.Join(e.dir, FileName)
+	return perm.Private(db, db+".wal", db+".tmp")
 }
 
 // Close closes every connection and the database.

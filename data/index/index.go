@@ -22,6 +22,8 @@ import (
 	"sync"
 
 	"github.com/blevesearch/bleve/v2"
+
+	"github.com/loupeapp/loupe/data/perm"
 	bolterrors "go.etcd.io/bbolt/errors"
 )
 
@@ -72,7 +74,7 @@ func Open(wsDir string) (*Index, error) {
 		if verr == nil && string(v) == Version {
 			idx := &Index{bi: bi, dir: dir, log: log}
 			if err := idx.loadManifest(); err == nil {
-				return idx, nil
+				return keepPrivate(idx)
 			}
 		}
 		log.Info("schema index is from another version; rebuilding", "dir", dir, "found", string(v), "want", Version)
@@ -94,7 +96,18 @@ func Open(wsDir string) (*Index, error) {
 		_ = bi.Close()
 		return nil, fmt.Errorf("stamp the schema index: %w", err)
 	}
-	return &Index{bi: bi, dir: dir, log: log, manifest: map[string]string{}, rebuilt: true}, nil
+	return keepPrivate(&Index{bi: bi, dir: dir, log: log, manifest: map[string]string{}, rebuilt: true})
+}
+
+// keepPrivate makes the index's folder and files the user's alone
+// (package perm) and returns idx: bleve writes some of them
+// (index_meta.json) readable by all. On failure it closes idx.
+func keepPrivate(idx *Index) (*Index, error) {
+	if _, err := perm.Tighten(idx.dir); err != nil {
+		_ = idx.bi.Close()
+		return nil, fmt.Errorf("make the schema index private: %w", err)
+	}
+	return idx, nil
 }
 
 // OpenMem opens an index held in memory only, for tests and throwaway use.

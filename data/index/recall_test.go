@@ -55,11 +55,11 @@ func names(hits []index.Hit) []string {
 
 func TestDefogRecall(t *testing.T) {
 	ctx := context.Background()
-	shared, err := indextest.Shared()
+	testdata, err := indextest.Testdata()
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := indextest.LoadDefog(ctx, shared, t.TempDir())
+	l, err := indextest.LoadDefog(ctx, testdata, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func TestDefogRecall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	qs, err := indextest.Questions(shared, "questions_gen_postgres.csv", l.DBs)
+	qs, err := indextest.Questions(testdata, "questions_gen_postgres.csv", l.DBs)
 	if err != nil {
 		t.Fatal(err)
 	}

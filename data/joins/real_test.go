@@ -21,11 +21,10 @@ import (
 // foreign keys are the truth.
 func TestChinookInferred(t *testing.T) {
 	ctx := context.Background()
-	shared, err := indextest.Shared()
+	file, err := filepath.Abs("../remote/sqlite/testdata/Chinook_Sqlite.sqlite")
 	if err != nil {
 		t.Fatal(err)
 	}
-	file := filepath.Join(shared, "demo", "chinook", "Chinook_Sqlite.sqlite")
 	ws, err := workspace.Open(ctx, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -92,11 +91,11 @@ func declaredKeys(t *testing.T, file string, names map[string]string) map[string
 // may link two databases.
 func TestDefogInferred(t *testing.T) {
 	ctx := context.Background()
-	shared, err := indextest.Shared()
+	testdata, err := indextest.Testdata()
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := indextest.LoadDefog(ctx, shared, t.TempDir())
+	l, err := indextest.LoadDefog(ctx, testdata, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

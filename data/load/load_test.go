@@ -18,15 +18,6 @@ import (
 	"github.com/loupeapp/loupe/data/workspace"
 )
 
-// shared is the workplace's folder of outside test material, beside the
-// repository (override with $LOUPE_SHARED_DATASETS).
-var shared = func() string {
-	if d := os.Getenv("LOUPE_SHARED_DATASETS"); d != "" {
-		return d
-	}
-	return "../../../shared/datasets"
-}()
-
 func openWS(t *testing.T) *workspace.Workspace {
 	t.Helper()
 	w, err := workspace.Open(context.Background(), t.TempDir())
@@ -112,10 +103,7 @@ func TestCSVSpectrum(t *testing.T) {
 // TestCSVKitEdgeCases loads every text file of csvkit's examples: each
 // loads (maybe with warnings) or fails with a FileError naming the file.
 func TestCSVKitEdgeCases(t *testing.T) {
-	dir := filepath.Join(shared, "csv-edge-cases")
-	if _, err := os.Stat(dir); err != nil {
-		t.Fatalf("shared datasets missing: %v", err)
-	}
+	dir := material(t, "testdata/csv-edge-cases")
 	w := openWS(t)
 	entries, _ := os.ReadDir(dir)
 	loaded := 0
@@ -195,7 +183,7 @@ func TestBadInput(t *testing.T) {
 		{"encrypted workbook", func(t *testing.T) string {
 			return write(t, "secret.xlsx", append([]byte{0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1}, garbage...))
 		}, "encrypted"},
-		{"old xls", func(t *testing.T) string { return filepath.Join(shared, "csv-edge-cases", "dummy.xls") }, ".xls"},
+		{"old xls", func(t *testing.T) string { return material(t, "testdata/csv-edge-cases/dummy.xls") }, ".xls"},
 		{"zip", func(t *testing.T) string { return write(t, "a.zip", append([]byte("PK\x03\x04"), garbage...)) }, "ZIP"},
 		{"bad json", func(t *testing.T) string { return write(t, "bad.json", []byte(`[{"a": 1}, {"a": `)) }, "JSON"},
 	}
@@ -360,7 +348,7 @@ func TestParquetAndDuckDB(t *testing.T) {
 		t.Errorf("sum = %v", got[0][0])
 	}
 
-	nyc := filepath.Join(shared, "demo", "nyc", "nyc.duckdb")
+	nyc := threeTableDuckDB(t)
 	ds, err := w.Loader.Load(context.Background(), nyc, load.Options{})
 	if err != nil {
 		t.Fatal(err)

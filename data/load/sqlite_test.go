@@ -27,7 +27,7 @@ var chinookTables = map[string]int64{
 // to 100 %, and a reload that refreshes the same datasets.
 func TestSQLiteChinook(t *testing.T) {
 	w := openWS(t)
-	path := importShared(t, "demo/chinook/Chinook_Sqlite.sqlite")
+	path := material(t, "../remote/sqlite/testdata/Chinook_Sqlite.sqlite")
 	var mu sync.Mutex
 	var last load.Progress
 	ds, err := w.Loader.Load(context.Background(), path, load.Options{Progress: func(p load.Progress) {
@@ -108,7 +108,7 @@ func TestSQLiteNorthwind(t *testing.T) {
 	if _, err := exec.LookPath("sqlite3"); err != nil {
 		t.Fatal("the sqlite3 command-line tool is missing: run make deps (it installs sqlite3)")
 	}
-	script, err := os.Open(importShared(t, "demo/northwind/create.sql"))
+	script, err := os.Open(material(t, "testdata/northwind/create.sql"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -302,7 +302,7 @@ func sqliteExec(t *testing.T, path string, stmts ...string) {
 // TestSQLiteBadFiles checks that damaged, encrypted-looking and fake
 // databases fail with a FileError that names the file.
 func TestSQLiteBadFiles(t *testing.T) {
-	real, err := os.ReadFile(importShared(t, "demo/chinook/Chinook_Sqlite.sqlite"))
+	real, err := os.ReadFile(material(t, "../remote/sqlite/testdata/Chinook_Sqlite.sqlite"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -353,6 +353,6 @@ func TestSQLiteBadFiles(t *testing.T) {
 // second table is copied: no table or record may remain.
 func TestSQLiteFailedLoadLeavesNothing(t *testing.T) {
 	w := openWS(t)
-	path := importShared(t, "demo/chinook/Chinook_Sqlite.sqlite")
+	path := material(t, "../remote/sqlite/testdata/Chinook_Sqlite.sqlite")
 	assertCancelLeavesNothing(t, w, path, []string{"album", "artist", "customer"})
 }

@@ -23,24 +23,6 @@ import (
 	"github.com/loupeapp/loupe/data/workspace"
 )
 
-// importShared is the workplace's folder of outside test material, beside
-// the repository (override with $LOUPE_SHARED_DATASETS).
-func importShared(t *testing.T, rel string) string {
-	t.Helper()
-	dir := os.Getenv("LOUPE_SHARED_DATASETS")
-	if dir == "" {
-		dir = "../../../shared/datasets"
-	}
-	p, err := filepath.Abs(filepath.Join(dir, rel))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(p); err != nil {
-		t.Fatalf("test material missing: %v (set LOUPE_SHARED_DATASETS)", err)
-	}
-	return p
-}
-
 // queryAll runs q on the workspace database and returns its rows rendered
 // as csvkit writes values: dates ISO, booleans True/False, numbers without
 // a trailing .0, NULL as "".
@@ -158,7 +140,7 @@ func byPart(ds []catalog.Dataset) map[string]catalog.Dataset {
 // csvkit's own conversion of the same data (testxlsx_converted.csv):
 // dates as DATE, date-times as TIMESTAMP, numbers unformatted.
 func TestXLSXCSVKit(t *testing.T) {
-	edge := importShared(t, "csv-edge-cases")
+	edge := material(t, "testdata/csv-edge-cases")
 	chicago := readCSV(t, filepath.Join(edge, "testxlsx_converted.csv"))
 	abc := [][]string{{"a", "b", "c"}, {"1", "2", "3"}}
 	chicagoTypes := map[string]string{"text": "VARCHAR", "date": "DATE", "integer": "BIGINT", "boolean": "BOOLEAN", "float": "DOUBLE", "datetime": "TIMESTAMP"}
@@ -471,7 +453,7 @@ func TestXLSXNumberFormats(t *testing.T) {
 // that names the file and says what is wrong.
 func TestXLSXBadFiles(t *testing.T) {
 	dir := t.TempDir()
-	real, err := os.ReadFile(importShared(t, "csv-edge-cases/test.xlsx"))
+	real, err := os.ReadFile(material(t, "testdata/csv-edge-cases/test.xlsx"))
 	if err != nil {
 		t.Fatal(err)
 	}

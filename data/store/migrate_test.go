@@ -29,7 +29,7 @@ func schemaOf(t *testing.T, db *sql.DB) map[string]string {
 // The fixtures are copies of what the migrations really made at their
 // version, not schemas written by hand.
 func TestFixturesAreTheOlderSchemas(t *testing.T) {
-	for v, name := range map[int]string{1: "v1.sql", 2: "v2.sql"} {
+	for v, name := range map[int]string{1: "v1.sql", 2: "v2.sql", 3: "v3.sql"} {
 		t.Run(name, func(t *testing.T) {
 			fixture := rawDB(t, fromFixture(t, name))
 			var got int
@@ -157,6 +157,7 @@ func TestConcurrentOpens(t *testing.T) {
 	}{
 		{"new file", func(t *testing.T) string { return filepath.Join(t.TempDir(), FileName) }},
 		{"version 1 file", func(t *testing.T) string { return fromFixture(t, "v1.sql") }},
+		{"version 3 file", func(t *testing.T) string { return fromFixture(t, "v3.sql") }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			// One round rarely races; twenty make the race near certain.

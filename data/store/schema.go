@@ -141,6 +141,30 @@ var migrations = []string{
 		exported_at INTEGER NOT NULL
 	);
 	CREATE INDEX report_exports_by_report ON report_exports (report_id, exported_at);`,
+
+	// v4: the outbox. Every request sent to a model server on another
+	// machine, byte for byte, with its answer (or, for status checks and
+	// table-name embeddings, with no conversation); and, per answer, the
+	// privacy level in force and the model server it went to.
+	`CREATE TABLE outbox (
+		id              INTEGER PRIMARY KEY AUTOINCREMENT,
+		conversation_id TEXT REFERENCES conversations (id) ON DELETE CASCADE,
+		message_id      TEXT REFERENCES messages (id) ON DELETE CASCADE,
+		sent_at         INTEGER NOT NULL,
+		method          TEXT NOT NULL DEFAULT 'POST',
+		url             TEXT NOT NULL,
+		level           TEXT NOT NULL DEFAULT '',
+		size            INTEGER NOT NULL,
+		body            BLOB
+	);
+	CREATE INDEX outbox_by_conversation ON outbox (conversation_id, id);
+	CREATE INDEX outbox_by_message ON outbox (message_id, id);
+	CREATE TABLE outbox_answers (
+		message_id TEXT PRIMARY KEY REFERENCES messages (id) ON DELETE CASCADE,
+		level      TEXT NOT NULL,
+		model_url  TEXT NOT NULL DEFAULT '',
+		local      INTEGER NOT NULL DEFAULT 0
+	);`,
 }
 
 // Version is the schema version this Loupe writes.

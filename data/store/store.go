@@ -41,6 +41,8 @@ import (
 	"unicode/utf8"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"github.com/loupeapp/loupe/data/perm"
 )
 
 // FileName is the store's file in the folder it is opened in.
@@ -67,14 +69,24 @@ type Store struct {
 	log  *slog.Logger
 	now  func() time.Time
 	last atomic.Int64 // the last stamp handed out
+	// maxOutbox overrides MaxOutboxBytes when positive (tests).
+	maxOutbox int
 }
 
 // Open opens (creating if needed) the store in the file at path, migrates
 // its schema to the latest version and marks messages left generating by a
 // process that is gone as interrupted (Recover).
 func Open(ctx context.Context, path string) (*Store, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), perm.Dir); err != nil {
 		return nil, fmt.Errorf("store: create the folder for %s: %w", path, err)
+	}
+	// Created private before SQLite opens it: SQLite gives the -wal and
+	// -shm files the database file's mode.
+	if err := perm.Create(path); err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	if err := perm.Private(path+"-wal", path+"-shm"); err != nil {
+		return nil, fmt.Errorf("store: %w", err)
 	}
 	db, err := sql.Open("sqlite", dsn(path))
 	if err != nil {

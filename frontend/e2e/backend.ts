@@ -19,7 +19,12 @@ export interface Turn {
 }
 
 export interface Backend {
+  /** The address `loupe serve` printed: its origin and `/#token=…`, what a user opens. */
   url: string;
+  /** The server's origin, http://127.0.0.1:PORT. */
+  origin: string;
+  /** The token of this start, sent with every call (X-Loupe-Token). */
+  token: string;
   saveDir: string;
   /** Calls a method of the App façade as the web transport does. */
   call<T>(method: string, ...args: unknown[]): Promise<T>;
@@ -52,16 +57,20 @@ export const test = base.extend<{ script: Script; backend: Backend }>({
         null,
       );
       procs.push(serve);
-      const url = await listening(serve);
+      const { url, origin, token } = await listening(serve);
       const call = async <T,>(method: string, ...args: unknown[]): Promise<T> => {
-        const res = await fetch(`${url}/api/${method}`, { method: 'POST', body: JSON.stringify(args), headers: { 'content-type': 'application/json' } });
+        const res = await fetch(`${origin}/api/${method}`, {
+          method: 'POST',
+          body: JSON.stringify(args),
+          headers: { 'content-type': 'application/json', 'x-loupe-token': token },
+        });
         const body = await res.text();
         if (!res.ok) throw new Error(`${method}: ${res.status} ${body}`);
         return (body === '' ? undefined : JSON.parse(body)) as T;
       };
       const settings = await call<Record<string, unknown>>('GetSettings');
       await call('SaveSettings', { ...settings, provider: 'ollama', model: 'demo', ollamaURL: `http://${modelAddr}` });
-      await use({ url, saveDir, call, savedFiles: () => listFiles(saveDir) });
+      await use({ url, origin, token, saveDir, call, savedFiles: () => listFiles(saveDir) });
     } finally {
       for (const p of procs.reverse()) {
         if (p.exitCode === null && p.pid !== undefined) p.kill('SIGTERM');
@@ -88,17 +97,22 @@ function start(bin: string, args: string[], log: string | null): ChildProcess {
   return p;
 }
 
-function listening(p: ChildProcess): Promise<string> {
+/**
+ * listening waits for the first line of `loupe serve`:
+ * "loupe serve: listening on http://127.0.0.1:PORT/#token=TOKEN".
+ */
+function listening(p: ChildProcess): Promise<{ url: string; origin: string; token: string }> {
   return new Promise((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`loupe serve did not start: ${out}`)), 30_000);
     const onData = (b: Buffer) => {
       out += b.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
+      const nl = out.indexOf('\n');
+      if (nl < 0) return;
+      const m = /^loupe serve: listening on ((http:\/\/[^/\s]+)\/#token=([\w-]+))$/.exec(out.slice(0, nl));
+      clearTimeout(timer);
+      if (m) resolve({ url: m[1]!, origin: m[2]!, token: m[3]! });
+      else reject(new Error(`loupe serve's first line is not its address and token: ${out.slice(0, nl)}`));
     };
     p.stdout!.on('data', onData);
     p.stderr!.on('data', (b: Buffer) => (out += b.toString()));

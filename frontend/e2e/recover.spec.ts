@@ -197,21 +197,34 @@ test.describe('settings', () => {
     // Pull through the fake model server's /api/pull, watching the model:pull
     // events the page receives; the pulled model is then installed, and, being
     // an embedding model, fills the embedding model field (not the chat model).
-    await page.evaluate(
-      () =>
-        new Promise<void>((resolve) => {
-          const w = window as unknown as { pulls: { status: string; completed: number; total: number }[] };
-          w.pulls = [];
-          const es = new EventSource('/api/events');
-          es.addEventListener('model:pull', (e) => w.pulls.push(JSON.parse((e as MessageEvent<string>).data)));
-          es.onopen = () => resolve();
-        }),
-    );
+    // (A second stream of its own, with the page's token: loupe serve refuses a stream without it.)
+    await page.evaluate(async () => {
+      const w = window as unknown as { pulls: { status: string; completed: number; total: number }[] };
+      w.pulls = [];
+      const res = await fetch('/api/events', { headers: { 'X-Loupe-Token': sessionStorage.getItem('loupe.serveToken') ?? '' } });
+      if (!res.ok || !res.body) throw new Error(`event stream: HTTP ${res.status}`);
+      const reader = res.body.getReader();
+      const dec = new TextDecoder();
+      let buf = '';
+      void (async () => {
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) return;
+          buf += dec.decode(value, { stream: true });
+          for (let i = buf.indexOf('\n\n'); i >= 0; i = buf.indexOf('\n\n')) {
+            const block = buf.slice(0, i);
+            buf = buf.slice(i + 2);
+            const data = /^data: (.*)$/m.exec(block)?.[1];
+            if (/^event: model:pull$/m.test(block) && data) w.pulls.push(JSON.parse(data));
+          }
+        }
+      })();
+    });
     await page.getByRole('textbox', { name: 'Model to pull' }).fill('nomic-embed-text');
     await page.getByRole('button', { name: 'Pull', exact: true }).click();
     const models = page.getByRole('radiogroup', { name: 'Installed models' });
     await expect(models.getByText('nomic-embed-text', { exact: true })).toBeVisible();
-    // The page's own EventSource may hear the events after the list updates: wait for the last one.
+    // The page's own stream may hear the events after the list updates: wait for the last one.
     const seen = () => page.evaluate(() => (window as unknown as { pulls: { status: string; completed: number; total: number }[] }).pulls);
     await expect.poll(async () => (await seen()).at(-1)?.status).toBe('success');
     const pulls = await seen();

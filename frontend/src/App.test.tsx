@@ -227,6 +227,25 @@ describe('asking', () => {
     expect(box).toHaveValue('Anything?');
   });
 
+  it('asks what a hosted model may see before its first question, then sends it again', async () => {
+    const local = await fake.getPrivacy();
+    fake.getPrivacy.mockResolvedValue({ ...local, level: 'masked', local: false, host: 'api.openai.com', describe: 'as open, but masked' });
+    fake.ask.mockRejectedValueOnce({ code: 'privacy', message: 'Choose what api.openai.com may see of your data before the first question.', hint: '' });
+    render(<App />);
+    const box = await screen.findByRole('textbox', { name: 'Question' });
+    fireEvent.change(box, { target: { value: 'Top customers?' } });
+    fireEvent.keyDown(box, { key: 'Enter' });
+    const chooser = await screen.findByTestId('privacy-chooser');
+    expect(chooser).toHaveTextContent('Nothing has been sent yet');
+    fireEvent.click(within(chooser).getByRole('radio', { name: /^schema/ }));
+    fireEvent.click(within(chooser).getByRole('button', { name: /Use schema/ }));
+    await waitFor(() => expect(screen.queryByTestId('privacy-chooser')).not.toBeInTheDocument());
+    expect(fake.setPrivacy).toHaveBeenCalledWith('schema');
+    expect(box).toHaveValue('Top customers?');
+    fireEvent.keyDown(box, { key: 'Enter' });
+    await waitFor(() => expect(fake.ask).toHaveBeenCalledTimes(2));
+  });
+
   it('focuses the question box on Ctrl+K from anywhere', async () => {
     render(<App />);
     await screen.findByRole('textbox', { name: 'Question' });

@@ -45,7 +45,7 @@ func New(run Runner) *Tool {
 	return &Tool{run: run, log: slog.Default().With("subsystem", "chart")}
 }
 
-const description = `Draw a chart. Give the SQL that produces the chart's data and a Vega-Lite v6 spec WITHOUT "data": the query's rows are injected as data.values, one object per row keyed by column name. Every "field" in the spec must be a column of the query result (or made by a transform in the spec). Types: "quantitative" for numbers, "temporal" for DATE/TIMESTAMP columns, "nominal"/"ordinal" for categories. Aggregate in SQL where you can; at most 10,000 rows.
+const description = `Draw a chart. Give the SQL that produces the chart's data and a Vega-Lite v6 spec WITHOUT "data": the query's rows are injected as data.values, one object per row keyed by column name. Every "field" in the spec must be a column of the query result (or made by a transform in the spec). Types: "quantitative" for numbers, "temporal" for DATE/TIMESTAMP columns, "nominal"/"ordinal" for categories. Aggregate in SQL where you can; at most 10,000 rows. A chart draws only the query's rows: no "url", "href", image marks, or addresses anywhere in the spec.
 Marks: bar, line, area, point (scatter), arc (pie: encoding theta + color), rect (heatmap: x, y, color), histogram: {"mark":"bar","encoding":{"x":{"field":"price","bin":true,"type":"quantitative"},"y":{"aggregate":"count","type":"quantitative"}}}.
 Example: {"title":"Revenue by region","sql":"SELECT region, sum(amount) AS revenue FROM sales GROUP BY region","spec":{"mark":"bar","encoding":{"x":{"field":"region","type":"nominal","sort":"-y"},"y":{"field":"revenue","type":"quantitative"}}}}`
 
@@ -106,6 +106,9 @@ func (t *Tool) Run(ctx context.Context, raw json.RawMessage) (tools.Result, erro
 	cols, problem := columns(res.Columns)
 	if problem != "" {
 		return failed(problem, "duplicate column", a.SQL), nil
+	}
+	if problem := tooltipImage(a.Spec, cols); problem != "" {
+		return failed("The chart was refused: "+problem+".", "refused: tooltip image", a.SQL), nil
 	}
 	w := &walker{}
 	w.spec(a.Spec, "", &scope{derived: map[string]bool{}})

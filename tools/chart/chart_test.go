@@ -245,6 +245,8 @@ func TestFailures(t *testing.T) {
 		{"too many rows", chartArgs("t", "SELECT range AS x FROM range(12000)", `{"mark":"point","encoding":{"x":{"field":"x","type":"quantitative"}}}`),
 			[]string{"returns 12000 rows", "at most 10000", "USING SAMPLE"}, 0},
 		{"url data", chartArgs("t", byRegion, `{"layer":[{"mark":"bar","encoding":{"x":{"field":"region","type":"nominal"}}},{"data":{"url":"https://example.com/x.csv"},"mark":"rule"}]}`),
+			[]string{`"url" at layer[1].data.url`, "query's rows"}, 0},
+		{"named data in a layer", chartArgs("t", byRegion, `{"layer":[{"mark":"bar","encoding":{"x":{"field":"region","type":"nominal"}}},{"data":{"name":"other"},"mark":"rule"}]}`),
 			[]string{"remove the data at layer[1].data"}, 0},
 	}
 	for _, c := range cases {

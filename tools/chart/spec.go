@@ -2,22 +2,38 @@ package chart
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 )
+
+// officialSchema matches the Vega-Lite schema addresses a model may give;
+// any other $schema is replaced (vega-embed reads it to tell Vega from
+// Vega-Lite, and nothing else may steer that).
+var officialSchema = regexp.MustCompile(`^https://vega\.github\.io/schema/vega-lite/v[0-9][0-9.]*(\.json)?$`)
 
 // markAliases are chart names models use that are not Vega-Lite marks.
 var markAliases = map[string]string{"pie": "arc", "donut": "arc", "doughnut": "arc", "scatter": "point", "column": "bar", "scatterplot": "point"}
 
-// prepare makes the model's spec ready for the schema: it refuses data
-// the spec would fetch itself, drops the top-level data (the query's rows
-// replace it), and reads common mark aliases. It returns notes for the
+// prepare makes the model's spec ready for the schema: it refuses anything
+// the spec would fetch itself (see contain), drops "usermeta" and the
+// top-level data (the query's rows replace it), sets the official
+// $schema, and reads common mark aliases. It returns notes for the
 // model about what it changed, or a problem.
 func prepare(spec map[string]any) (notes []string, problem string) {
 	if _, ok := spec["marks"]; ok {
 		return nil, `this looks like a Vega spec ("marks"); give a Vega-Lite spec: {"mark": "bar", "encoding": {...}}`
 	}
-	if _, ok := spec["datasets"]; ok {
-		return nil, `remove "datasets": the chart's data comes only from the sql`
+	if _, ok := spec["usermeta"]; ok {
+		delete(spec, "usermeta")
+		notes = append(notes, `"usermeta" was removed: the app ignores it, and how a chart is shown is not the spec's to change`)
+	}
+	if s, ok := spec["$schema"]; ok && !officialSchema.MatchString(fmt.Sprint(s)) {
+		notes = append(notes, fmt.Sprintf("$schema %q was replaced by %s", fmt.Sprint(s), SchemaURL))
+	}
+	spec["$schema"] = SchemaURL
+	if refused := contain(spec); len(refused) > 0 {
+		return nil, "The spec names something the chart would fetch from outside Loupe, which is not allowed: a chart draws only the query's rows.\n- " +
+			strings.Join(refused, "\n- ") + "\nRemove these, use the query's rows for the data, and call create_chart again."
 	}
 	if p := fetches(spec, ""); p != "" {
 		return nil, fmt.Sprintf(`remove the data at %s: a chart's data comes only from the sql (inline "values" are allowed in layers)`, p)
@@ -25,9 +41,6 @@ func prepare(spec map[string]any) (notes []string, problem string) {
 	if _, ok := spec["data"]; ok {
 		delete(spec, "data")
 		notes = append(notes, "the spec's own data was replaced by the query's rows")
-	}
-	if s, ok := spec["$schema"].(string); !ok || !strings.Contains(s, "vega-lite/v6") {
-		spec["$schema"] = SchemaURL
 	}
 	notes = append(notes, aliasMarks(spec)...)
 	return notes, ""

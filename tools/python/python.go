@@ -84,6 +84,8 @@ var _ tools.Tool = (*Tool)(nil)
 // the first run; Available says whether it can run.
 func New(sb *sandbox.Sandbox, eng Engine, cat Catalog, cfg Config) *Tool {
 	if cfg.ExportDir == "" {
+		// data/workspace.SandboxInputs names this folder: it keeps readable
+		// modes when the workspace is made private.
 		cfg.ExportDir = filepath.Join(eng.ImportDir(), ".python")
 	}
 	if cfg.FilesDir == "" {

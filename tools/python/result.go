@@ -98,7 +98,7 @@ func (t *Tool) keepFiles(chat string, fs []sandbox.File) ([]fileInfo, []image, e
 		return nil, nil, nil
 	}
 	dir := filepath.Join(t.cfg.FilesDir, chatFolder(chat), randomHex(8))
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil { // in the private workspace (data/perm)
 		return nil, nil, fmt.Errorf("run_python: keep the run's files: %w", err)
 	}
 	var (
@@ -109,7 +109,7 @@ func (t *Tool) keepFiles(chat string, fs []sandbox.File) ([]fileInfo, []image, e
 	for _, f := range fs {
 		local := localName(f.Name, used)
 		p := filepath.Join(dir, local)
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+		if err := os.WriteFile(p, f.Data, 0o600); err != nil {
 			return nil, nil, fmt.Errorf("run_python: keep %s: %w", f.Name, err)
 		}
 		fi := fileInfo{Name: f.Name, Path: p, Bytes: f.Size, MediaType: mediaType(f.Name), Kind: "download"}

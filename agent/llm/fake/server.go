@@ -51,6 +51,7 @@ type Server struct {
 	turns []Turn
 	reqs  []Request
 	hits  map[string]int
+	seen  []Seen // every request, chat or not (see Seen)
 
 	pulled     []Model // models /api/pull added
 	embedFault *Fault  // see FailEmbeddings
@@ -158,6 +159,7 @@ func (s *Server) routes() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
 		s.hits[r.URL.Path]++
+		s.seen = append(s.seen, Seen{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone()})
 		s.mu.Unlock()
 		mux.ServeHTTP(w, r)
 	})

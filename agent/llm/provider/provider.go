@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -33,7 +35,14 @@ type Config struct {
 	// BaseURL is the server; empty means the provider's default (Ollama:
 	// OLLAMA_HOST rules, http://127.0.0.1:11434; OpenAI: api.openai.com).
 	BaseURL string
-	APIKey  string // OpenAI-compatible servers only
+	// APIKey is for OpenAI-compatible servers only, and only for the
+	// server it was given for (KeyFor): Open never sends it elsewhere.
+	APIKey string
+	// KeyFor is the base URL (or origin) APIKey was entered or set for.
+	// Open sends the key only to a BaseURL of the same origin (scheme,
+	// host and port); to any other it sends none. Empty means BaseURL
+	// itself: the caller vouches that the key belongs to it.
+	KeyFor string
 	// APIVersion is Azure OpenAI's api-version (OpenAI only).
 	APIVersion string
 	// KeepAlive is Ollama's keep_alive ("5m", "1h", "-1" for ever, "0" to
@@ -57,7 +66,9 @@ type Config struct {
 // LOUPE_BASE_URL, LOUPE_EMBED_MODEL, OPENAI_API_KEY, OPENAI_BASE_URL (openai, when
 // LOUPE_BASE_URL is unset), OLLAMA_HOST (ollama, when LOUPE_BASE_URL is
 // unset), OLLAMA_KEEP_ALIVE and LOUPE_MAX_CONTEXT. Values are not checked
-// here; Open checks them.
+// here; Open checks them. OPENAI_API_KEY is bound (KeyFor) to the base URL
+// set beside it in the environment, else to api.openai.com: a base URL
+// changed afterwards (--base-url) does not get it.
 func FromEnv(getenv func(string) string) Config {
 	get := func(k string) string { return strings.TrimSpace(getenv(k)) }
 	c := Config{
@@ -75,7 +86,7 @@ func FromEnv(getenv func(string) string) Config {
 	}
 	switch c.Provider {
 	case OpenAI:
-		c.APIKey = get("OPENAI_API_KEY")
+		c.APIKey, c.KeyFor = EnvKey(getenv)
 		if c.BaseURL == "" {
 			c.BaseURL = get("OPENAI_BASE_URL")
 		}
@@ -85,6 +96,25 @@ func FromEnv(getenv func(string) string) Config {
 		}
 	}
 	return c
+}
+
+// EnvKey is the environment's API key, OPENAI_API_KEY, and the base URL it
+// is for: the one set beside it (LOUPE_BASE_URL when LOUPE_PROVIDER is
+// openai, else OPENAI_BASE_URL), else api.openai.com. key is "" when unset.
+func EnvKey(getenv func(string) string) (key, keyFor string) {
+	get := func(k string) string { return strings.TrimSpace(getenv(k)) }
+	key = get("OPENAI_API_KEY")
+	if key == "" {
+		return "", ""
+	}
+	keyFor = get("OPENAI_BASE_URL")
+	if strings.EqualFold(get("LOUPE_PROVIDER"), OpenAI) && get("LOUPE_BASE_URL") != "" {
+		keyFor = get("LOUPE_BASE_URL")
+	}
+	if keyFor == "" {
+		keyFor = openai.DefaultBaseURL
+	}
+	return key, keyFor
 }
 
 // Errors Open returns, wrapped in a *ConfigError.
@@ -124,7 +154,16 @@ func Open(cfg Config) (llm.Provider, error) {
 		return nil, &ConfigError{Err: ErrNoModel, Message: "no model chosen", Hint: hint}
 	}
 	if kind == OpenAI {
-		p, err := openai.New(openai.Config{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model,
+		key, withheld := cfg.Key()
+		if withheld {
+			log := cfg.Logger
+			if log == nil {
+				log = slog.Default()
+			}
+			log.Warn("API key not sent: it belongs to another server", "subsystem", "provider",
+				"key_for", Origin(cfg.KeyFor), "server", Origin(cfg.server()))
+		}
+		p, err := openai.New(openai.Config{BaseURL: cfg.BaseURL, APIKey: key, Model: cfg.Model,
 			APIVersion: cfg.APIVersion, StallTimeout: cfg.StallTimeout, Retry: cfg.Retry,
 			HTTPClient: cfg.HTTPClient, Logger: cfg.Logger})
 		if err != nil {
@@ -149,6 +188,55 @@ func Open(cfg Config) (llm.Provider, error) {
 			Hint: "the Ollama address is host:port or http://host:port, e.g. 127.0.0.1:11434"}
 	}
 	return p, nil
+}
+
+// server is the OpenAI-compatible server's base URL, the default when empty.
+func (c Config) server() string {
+	if strings.TrimSpace(c.BaseURL) == "" {
+		return openai.DefaultBaseURL
+	}
+	return c.BaseURL
+}
+
+// Key returns the API key to send to the server: APIKey when KeyFor (or,
+// when empty, BaseURL itself) has the server's origin, else "" with
+// withheld set, so that a key never goes to a host it was not given for.
+func (c Config) Key() (key string, withheld bool) {
+	if c.APIKey == "" {
+		return "", false
+	}
+	if strings.TrimSpace(c.KeyFor) == "" {
+		return c.APIKey, false
+	}
+	server := Origin(c.server())
+	if server == "" || server != Origin(c.KeyFor) {
+		return "", true
+	}
+	return c.APIKey, false
+}
+
+// Origin is the normalised origin of a base URL: lower-case
+// scheme://host, with the port unless it is the scheme's default
+// ("https://API.openai.com:443/v1" → "https://api.openai.com"). It is
+// what an API key is bound to. "" when s has no scheme and host.
+func Origin(s string) string {
+	u, err := url.Parse(strings.TrimSpace(s))
+	if err != nil || u.Scheme == "" || u.Hostname() == "" {
+		return ""
+	}
+	scheme := strings.ToLower(u.Scheme)
+	host := strings.ToLower(u.Hostname())
+	port := u.Port()
+	if (scheme == "https" && port == "443") || (scheme == "http" && port == "80") {
+		port = ""
+	}
+	if port != "" {
+		return scheme + "://" + net.JoinHostPort(host, port)
+	}
+	if strings.Contains(host, ":") {
+		host = "[" + host + "]"
+	}
+	return scheme + "://" + host
 }
 
 // ParseKeepAlive reads a keep-alive the way Ollama does: a Go duration

@@ -145,6 +145,11 @@ globalThis.__loupeRender = function (specText) {
     refused = refused || String(uri);
     return Promise.reject(new Error('external data is not allowed'));
   };
+  // Belt and braces: the lower-level fetchers refuse too.
+  loader.http = loader.file = function (uri) {
+    refused = refused || String(uri);
+    return Promise.reject(new Error('external data is not allowed'));
+  };
   // Images embedded as data URIs (the Python sandbox's figures) are
   // allowed; anything that would be fetched is not.
   loader.sanitize = function (uri) {

@@ -19,28 +19,26 @@ import (
 	_ "github.com/duckdb/duckdb-go/v2" // the "duckdb" driver
 )
 
-// Shared is the workplace's folder of outside test material: beside the
-// repository (found from the working directory upwards), or
-// $LOUPE_SHARED_DATASETS.
-func Shared() (string, error) {
-	if d := os.Getenv("LOUPE_SHARED_DATASETS"); d != "" {
-		return d, nil
-	}
+// Testdata is the repository's folder of test material shared by several
+// packages (testdata/ beside go.mod, found from the working directory
+// upwards): defog-data/ and sql-eval/, with their sources and licences in
+// its README.md.
+func Testdata() (string, error) {
 	dir, err := os.Getwd()
 	if err != nil {
 		return "", err
 	}
 	for {
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			p := filepath.Join(filepath.Dir(dir), "shared", "datasets")
-			if _, err := os.Stat(p); err != nil {
-				return "", fmt.Errorf("test material missing: %w (set LOUPE_SHARED_DATASETS)", err)
+			p := filepath.Join(dir, "testdata")
+			if _, err := os.Stat(filepath.Join(p, "defog-data")); err != nil {
+				return "", fmt.Errorf("test material missing from the repository: %w", err)
 			}
 			return p, nil
 		}
 		up := filepath.Dir(dir)
 		if up == dir {
-			return "", errors.New("no go.mod above the working directory (set LOUPE_SHARED_DATASETS)")
+			return "", errors.New("no go.mod above the working directory: run the tests inside the repository")
 		}
 		dir = up
 	}
@@ -69,15 +67,16 @@ var (
 	reColumn     = regexp.MustCompile(`^\s*(\w+)\s`)
 )
 
-// Defog writes every defog-data database as a DuckDB file in dir. The
-// PostgreSQL dumps are adapted the usual way (no "public." prefix, SERIAL
-// as INTEGER) and a little more so that all eleven load: a to_char macro
-// for broker's and yelp's data, and REFERENCES clauses taken out (DuckDB
-// refuses ewallet's mismatched key types) but recorded in Keys.
-func Defog(ctx context.Context, shared, dir string) ([]DB, error) {
-	files, err := filepath.Glob(filepath.Join(shared, "defog-data", "*.sql"))
+// Defog writes every defog-data database under testdata (see Testdata) as
+// a DuckDB file in dir. The PostgreSQL dumps are adapted the usual way (no
+// "public." prefix, SERIAL as INTEGER) and a little more so that all eleven
+// load: a to_char macro for broker's and yelp's data, and REFERENCES
+// clauses taken out (DuckDB refuses ewallet's mismatched key types) but
+// recorded in Keys.
+func Defog(ctx context.Context, testdata, dir string) ([]DB, error) {
+	files, err := filepath.Glob(filepath.Join(testdata, "defog-data", "*.sql"))
 	if err != nil || len(files) == 0 {
-		return nil, fmt.Errorf("no defog-data databases under %s", shared)
+		return nil, fmt.Errorf("no defog-data databases under %s", testdata)
 	}
 	var out []DB
 	for _, f := range files {

@@ -23,12 +23,12 @@ var reFromJoin = regexp.MustCompile(`(?i)\b(?:FROM|JOIN)\s+([A-Za-z_][\w.]*)(?:\
 
 var reListItem = regexp.MustCompile(`,\s*([A-Za-z_][\w.]*)`)
 
-// Questions reads a sql-eval question file (e.g. questions_gen_postgres.csv)
-// and finds each question's gold tables among dbs' tables. Questions whose
-// database is not among dbs, or whose gold SQL names no known table, are
-// left out.
-func Questions(shared, file string, dbs []DB) ([]Question, error) {
-	f, err := os.Open(filepath.Join(shared, "sql-eval", file))
+// Questions reads a sql-eval question file under testdata (see Testdata;
+// e.g. questions_gen_postgres.csv) and finds each question's gold tables
+// among dbs' tables. Questions whose database is not among dbs, or whose
+// gold SQL names no known table, are left out.
+func Questions(testdata, file string, dbs []DB) ([]Question, error) {
+	f, err := os.Open(filepath.Join(testdata, "sql-eval", file))
 	if err != nil {
 		return nil, err
 	}

@@ -25,8 +25,8 @@ type Loaded struct {
 // LoadDefog writes the defog-data databases into dir/defog and loads every
 // one into the workspace in dir/ws, as a user opening the files would. The
 // caller closes l.WS.
-func LoadDefog(ctx context.Context, shared, dir string) (*Loaded, error) {
-	dbs, err := Defog(ctx, shared, mkdir(filepath.Join(dir, "defog")))
+func LoadDefog(ctx context.Context, testdata, dir string) (*Loaded, error) {
+	dbs, err := Defog(ctx, testdata, mkdir(filepath.Join(dir, "defog")))
 	if err != nil {
 		return nil, err
 	}

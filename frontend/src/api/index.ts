@@ -7,6 +7,7 @@ import { ApiError } from './errors';
 import { isDesktop, transport, type Method, type Unsubscribe } from './transport';
 import type {
   AgentEvent,
+  AnswerSent,
   ChartFormat,
   Chat,
   ChatSummary,
@@ -21,6 +22,8 @@ import type {
   LoadReport,
   ModelInfo,
   Page,
+  PrivacyLevel,
+  PrivacyState,
   PrivateColumn,
   QueryResult,
   Report,
@@ -169,6 +172,15 @@ export const listModels = (): Promise<ModelInfo[]> => call('ListModels');
 /** Downloads a model into Ollama (model:pull events); resolves when it is ready. */
 export const pullModel = (name: string): Promise<void> => call('PullModel', name);
 export const status = (): Promise<Status> => call('Status');
+
+// ---- Privacy and the outbox --------------------------------------------------------
+
+/** The privacy level in force for the model server the settings name. */
+export const getPrivacy = (): Promise<PrivacyState> => call('GetPrivacy');
+/** Chooses the privacy level for the model server the settings name. */
+export const setPrivacy = (level: PrivacyLevel): Promise<void> => call('SetPrivacy', level);
+/** What the answer of a run sent to its model server: the level in force and each request. */
+export const sentOf = (runId: string): Promise<AnswerSent> => call('SentOf', runId);
 
 // ---- Connections ----------------------------------------------------------------
 

@@ -396,7 +396,10 @@ export interface Settings {
   model: string;
   ollamaURL: string;
   openaiBaseURL: string;
+  /** A key is stored for the OpenAI base URL's host. */
   hasAPIKey: boolean;
+  /** The origin (scheme://host:port) the stored key was entered for; it is sent to no other host. */
+  apiKeyFor?: string;
   maxSteps: number;
   timeoutSeconds: number;
   theme: 'system' | 'light' | 'dark';
@@ -411,6 +414,51 @@ export interface Settings {
 
 /** What saveSettings takes: apiKey absent keeps the stored key, "" forgets it. */
 export type SettingsUpdate = Settings & { apiKey?: string };
+
+// ---- Privacy and the outbox ---------------------------------------------------
+
+/** How much of the user's data a model server is sent. */
+export type PrivacyLevel = 'open' | 'masked' | 'schema';
+
+/** The privacy level in force for the model server the settings name (GetPrivacy). */
+export interface PrivacyState {
+  level: PrivacyLevel;
+  /** The user chose it for this server; otherwise it is the server's default. */
+  chosen: boolean;
+  /** What a model at this level is sent, in one line. */
+  describe: string;
+  /** The model server's host; local says it is on this machine. */
+  host: string;
+  local: boolean;
+  levels: { level: PrivacyLevel; describe: string }[];
+}
+
+/** One request an answer sent to its model server, its body as sent. */
+export interface SentRequest {
+  at: string;
+  method: string;
+  url: string;
+  size: number;
+  body: string;
+  /** The body indented when it is JSON. */
+  pretty: string;
+  /** The body was let go to keep the conversation's record within its bound. */
+  dropped?: boolean;
+}
+
+/** What one answer sent to its model server (SentOf). */
+export interface AnswerSent {
+  messageId: string;
+  /** False for an answer from before Loupe kept a record. */
+  known: boolean;
+  level: PrivacyLevel | '';
+  describe: string;
+  server: string;
+  local: boolean;
+  requests: SentRequest[];
+  bytes: number;
+  summary: string;
+}
 
 export interface ModelInfo {
   name: string;
@@ -589,6 +637,8 @@ export type ErrorCode =
   | 'invalid'
   | 'internal'
   | 'unreachable'
+  /** A hosted model server with no privacy level chosen yet: ask the user (setPrivacy), then ask again. */
+  | 'privacy'
   | (string & {});
 
 /** An error as the backend sends it. */

@@ -8,6 +8,7 @@ import { Icon } from './common/Icon';
 import { LoupeMark } from './LoupeMark';
 import { ModelBanner } from './chat/ModelBanner';
 import { LoadPanel } from './sidebar/LoadPanel';
+import { privacyWords, usePrivacy } from './privacy/Privacy';
 
 /** The first screen, while no data is loaded: open files or try the sample. */
 export function WelcomeScreen() {
@@ -15,6 +16,8 @@ export function WelcomeScreen() {
   const loading = useStore((s) => Object.keys(s.loads).length > 0);
   const [recent, setRecent] = useState<string[]>([]);
   const [questions, setQuestions] = useState<string[]>([]);
+  const settings = useStore((s) => s.settings);
+  const [privacy] = usePrivacy(settings);
   useEffect(() => {
     let live = true;
     // Both are decoration: without them the screen still works.
@@ -58,7 +61,7 @@ export function WelcomeScreen() {
           </h2>
           <p className="open-data__lead">
             Drop files on this window or choose them. Loupe explores the tables, runs read-only SQL and draws
-            charts. Your files never leave your machine.
+            charts. <span data-testid="privacy-words">{privacyWords(privacy)}</span>
           </p>
           <div className="open-data__actions">
             <button type="button" className="button button--primary" onClick={() => void a.chooseAndOpen()} disabled={loading}>

@@ -10,6 +10,7 @@ import { ConnectionAskEmpty, ConnectionChatTag } from '../connections/Connection
 import { Composer } from './Composer';
 import { Turn } from './Turn';
 import { ModelBanner } from './ModelBanner';
+import { PrivacyChooser } from '../privacy/Privacy';
 
 const noEvents: AgentEvent[] = [];
 
@@ -29,6 +30,12 @@ export function ChatView() {
   const lastTop = useRef(0);
   const hold = useRef(0);
   const running = runId !== undefined;
+  const dismissAskError = () =>
+    a.store.set((s) => {
+      const e = { ...s.askErrors };
+      delete e[s.chatId ?? ''];
+      return { askErrors: e };
+    });
 
   // Follow the stream while the user is at the bottom, also as charts and
   // markdown finish drawing after the render that added them.
@@ -122,15 +129,12 @@ export function ChatView() {
       <div className="chat__bottom">
         <div className="chat__column">
           <ModelBanner compact />
-          {askError && (
+          {askError?.code === 'privacy' && <PrivacyChooser onChosen={dismissAskError} />}
+          {askError && askError.code !== 'privacy' && (
             <ErrorNote
               title="The question was not sent"
               problem={askError}
-              onDismiss={() => a.store.set((s) => {
-                const e = { ...s.askErrors };
-                delete e[s.chatId ?? ''];
-                return { askErrors: e };
-              })}
+              onDismiss={dismissAskError}
             />
           )}
           <Composer

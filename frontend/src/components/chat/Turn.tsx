@@ -5,6 +5,7 @@ import { Icon } from '../common/Icon';
 import { Markdown } from '../common/Markdown';
 import { ErrorNote } from '../common/ErrorNote';
 import { CallCard, callRef, opensByDefault } from './CallCard';
+import { WhatWasSent } from './WhatWasSent';
 
 export interface TurnProps {
   question: string;
@@ -169,6 +170,7 @@ export function Turn({ question, runId, events, latest, busy, onAnswer, onReport
           <span className="turn__meta">{metaLine(trace)}</span>
         </div>
       )}
+      {outcome && <WhatWasSent runId={runId} />}
     </article>
   );
 }

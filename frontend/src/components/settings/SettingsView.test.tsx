@@ -71,6 +71,21 @@ describe('SettingsView', () => {
     await waitFor(() => expect(key.value).toBe(''));
   });
 
+  it('a key belongs to its host: another base URL shows an empty key field and says the saved key is not sent there', async () => {
+    fake.getSettings.mockResolvedValue({ ...settings, provider: 'openai', apiKeyFor: 'https://api.example.com' });
+    renderWithStore(<SettingsView />, createStore({ ...initialState(), view: { kind: 'settings' }, settings: { ...settings, provider: 'openai', apiKeyFor: 'https://api.example.com' } }));
+    const key = (await screen.findByLabelText(/^API key/)) as HTMLInputElement;
+    expect(key.placeholder).toMatch(/saved in the OS keychain/);
+    expect(screen.queryByRole('note')).toBeNull();
+    // Same origin, another path and the default port: still its key.
+    fireEvent.change(screen.getByRole('textbox', { name: 'Base URL' }), { target: { value: 'HTTPS://api.example.com:443/v2' } });
+    expect(screen.queryByRole('note')).toBeNull();
+    fireEvent.change(screen.getByRole('textbox', { name: 'Base URL' }), { target: { value: 'http://localhost:1234/v1' } });
+    expect(key.value).toBe('');
+    expect(key.placeholder).toBe('sk-…');
+    expect(screen.getByRole('note')).toHaveTextContent('The key you saved for https://api.example.com is not sent to http://localhost:1234');
+  });
+
   it('pulls a model with a progress bar', async () => {
     let done!: () => void;
     fake.pullModel.mockImplementation(() => new Promise<undefined>((r) => (done = () => r(undefined))));

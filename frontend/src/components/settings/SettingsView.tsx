@@ -7,6 +7,7 @@ import { problemOf, type Problem } from '../../state/problem';
 import { useStore } from '../../state/store';
 import { ErrorNote } from '../common/ErrorNote';
 import { Icon } from '../common/Icon';
+import { PrivacySettings } from '../privacy/Privacy';
 import { SandboxBuild } from './SandboxBuild';
 
 interface Pull {
@@ -15,6 +16,30 @@ interface Pull {
   completed: number;
   total: number;
   error?: Problem;
+}
+
+/**
+ * originOf is a base URL's origin as the backend binds keys to it
+ * (provider.Origin): scheme://host[:port], lower-case, default port
+ * dropped; '' when it is not an http(s) URL.
+ */
+function originOf(baseURL: string): string {
+  try {
+    const u = new URL(baseURL.trim());
+    return u.protocol === 'http:' || u.protocol === 'https:' ? `${u.protocol}//${u.host}`.toLowerCase() : '';
+  } catch {
+    return '';
+  }
+}
+
+/** keyFits: a key is stored for the host the form's base URL names. */
+function keyFits(s: Settings): boolean {
+  return s.apiKeyFor ? s.apiKeyFor === originOf(s.openaiBaseURL) : s.hasAPIKey;
+}
+
+/** keyElsewhere: a key is stored, but for another host than the form's. */
+function keyElsewhere(s: Settings): boolean {
+  return !!s.apiKeyFor && originOf(s.openaiBaseURL) !== '' && s.apiKeyFor !== originOf(s.openaiBaseURL);
 }
 
 /**
@@ -236,9 +261,14 @@ export function SettingsView() {
                     autoComplete="off"
                     value={apiKey}
                     onChange={(e) => setApiKey(e.target.value)}
-                    placeholder={form.hasAPIKey ? '•••••••• saved in the OS keychain — type to replace' : 'sk-…'}
+                    placeholder={keyFits(form) ? '•••••••• saved in the OS keychain — type to replace' : 'sk-…'}
                   />
-                  <span className="field__note">Kept in the OS keychain; Loupe never shows it again.</span>
+                  <span className="field__note">Kept in the OS keychain; Loupe never shows it again, and sends it only to the host it was entered for.</span>
+                  {keyElsewhere(form) && (
+                    <span className="field__note" role="note">
+                      The key you saved for {form.apiKeyFor} is not sent to {originOf(form.openaiBaseURL)}: enter the key for {originOf(form.openaiBaseURL)} (it replaces the saved one).
+                    </span>
+                  )}
                 </label>
                 <label className="field">
                   <span className="field__label">Model</span>
@@ -264,6 +294,8 @@ export function SettingsView() {
               </span>
             </div>
           </section>
+
+          <PrivacySettings refresh={saved} />
 
           <section className="card">
             <h2 className="card__title">Limits</h2>
