@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/loupeapp/loupe/agent/llm"
 	"github.com/loupeapp/loupe/app/assemble"
 	"github.com/loupeapp/loupe/data/privacy"
 	"github.com/loupeapp/loupe/data/remote"
+	"github.com/loupeapp/loupe/data/store"
 )
 
 func init() {
@@ -138,4 +140,40 @@ func connectionPrivate(ctx context.Context, name string) (privateColumns, error)
 	r := assemble.NewRemote(name, nil, sch)
 	r.Dir = dir
 	return assemble.RemotePrivate{R: r, Dir: dir}, nil
+}
+
+// exportGuard puts p behind the privacy gate of level for the report of
+// conversation chatID: its private columns are the workspace's, or those
+// of the connection the conversation is about.
+func exportGuard(ctx context.Context, st *store.Store, wsDir, chatID string, p llm.Provider, level privacy.Level) (llm.Provider, func(), error) {
+	if level == "" || level == privacy.Open {
+		return p, func() {}, nil
+	}
+	c, err := st.Conversation(ctx, chatID)
+	if err != nil {
+		return nil, nil, err
+	}
+	var (
+		src     assemble.Private
+		release func()
+	)
+	if name := remote.LabelName(c.Workspace); name != "" {
+		r, err := openConnection(ctx, name)
+		if err != nil {
+			return nil, nil, err
+		}
+		src, release = assemble.RemotePrivate{R: r, Dir: r.Dir}, func() { _ = r.Close() }
+	} else {
+		w, err := openWorkspace(ctx, wsDir)
+		if err != nil {
+			return nil, nil, err
+		}
+		src, release = assemble.WorkspacePrivate{WS: w}, func() { _ = w.Close() }
+	}
+	g, err := assemble.Guard(p, level, src)
+	if err != nil {
+		release()
+		return nil, nil, err
+	}
+	return g, release, nil
 }

@@ -1,8 +1,12 @@
 package cli
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/loupeapp/loupe/agent/llm/fake"
 )
 
 // TestPrivate lists the columns Loupe proposes as private, then turns one
@@ -55,4 +59,56 @@ func TestPrivate(t *testing.T) {
 			}
 		})
 	}
+}
+
+// loupe ask --privacy masked sends no private value, in the run nor in
+// its report, nor does loupe export when it writes a report; the report
+// on disk shows the real rows.
+func TestAskAndExportMasked(t *testing.T) {
+	ws := t.TempDir()
+	f := writeFile(t, t.TempDir(), "members.csv", "id,full_name,email,visits\n1,Quillon Vexbridge,qv.canary7@example.org,3\n2,Zarathea Mundlequist,zm.canary8@example.net,5\n")
+	if code, _, errs := run(t, "", "load", "--workspace", ws, f); code != ExitOK {
+		t.Fatalf("load: %s", errs)
+	}
+	const sql = "SELECT full_name, email, visits FROM members ORDER BY visits"
+	turns := func() []fake.Turn {
+		return []fake.Turn{
+			fake.Calls(fake.Call{Name: "run_sql", Args: `{"sql":"` + sql + `","purpose":"members"}`}),
+			fake.Text("Two members.\n\nFindings:\n- Two members [q1]"),
+			fake.Text("# Members\n\nThe members:\n\n{{table:q1}}"),
+		}
+	}
+	canaries := []string{"Quillon", "Vexbridge", "Zarathea", "canary7", "canary8"}
+	check := func(srv *fake.Server) {
+		t.Helper()
+		if len(srv.Requests()) < 2 {
+			t.Fatalf("%d requests", len(srv.Requests()))
+		}
+		for _, r := range srv.Requests() {
+			for _, c := range canaries {
+				if strings.Contains(string(r.Body), c) {
+					t.Errorf("request %d carries %q", r.N, c)
+				}
+			}
+		}
+	}
+	srv := fake.New(t, turns()...)
+	rep := filepath.Join(t.TempDir(), "report")
+	code, _, errs := run(t, "", "ask", "--workspace", ws, "--base-url", srv.OllamaURL(), "--model", "qwen3:8b", "--privacy", "masked", "--report", rep, "Who are the members?")
+	if code != ExitOK {
+		t.Fatalf("ask: %d %s", code, errs)
+	}
+	check(srv)
+	if md, err := os.ReadFile(filepath.Join(rep, "report.md")); err != nil || !strings.Contains(string(md), "Quillon Vexbridge") {
+		t.Errorf("the report on disk must show the real rows: %v\n%s", err, md)
+	}
+
+	srv2 := fake.New(t, turns()...)
+	chat, _ := askJSON(t, "--workspace", ws, "--base-url", srv2.OllamaURL(), "--privacy", "masked", "Who are the members?")
+	out := filepath.Join(t.TempDir(), "export")
+	code, _, errs = run(t, "", "export", "--workspace", ws, "--base-url", srv2.OllamaURL(), "--model", "qwen3:8b", "--privacy", "masked", "--chat", chat, "--out", out)
+	if code != ExitOK || !strings.Contains(errs, "writing one") {
+		t.Fatalf("export: %d %s", code, errs)
+	}
+	check(srv2)
 }
