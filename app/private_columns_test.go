@@ -2,7 +2,11 @@ package app_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
+	"time"
+
+	"github.com/loupeapp/loupe/agent"
 
 	"github.com/loupeapp/loupe/app"
 	"github.com/loupeapp/loupe/data/privacy"
@@ -41,5 +45,29 @@ func TestPrivateColumns(t *testing.T) {
 	}
 	if _, err := e.app.PrivateColumns("nope"); !errors.As(err, &ae) || ae.Code != app.CodeNotFound {
 		t.Errorf("unknown dataset: %v", err)
+	}
+}
+
+// A question at the schema level, not built yet, is refused with an error
+// that says what to do, and nothing reaches the model.
+func TestSchemaLevelRefusedInTheWindow(t *testing.T) {
+	e := newEnv(t, setup{})
+	e.load(t)
+	if err := e.app.SetPrivacy("schema"); err != nil {
+		t.Fatal(err)
+	}
+	chat := e.chat(t)
+	res, err := e.app.Ask(chat, "Where do orders come from?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := e.rec.waitFinished(t, res.RunID, 20*time.Second)
+	if out.Status != agent.Failed || !strings.Contains(out.Reason, "schema privacy level is not available yet") || !strings.Contains(out.Reason, "Choose open or masked") {
+		t.Fatalf("run: %s %q", out.Status, out.Reason)
+	}
+	for _, r := range e.srv.Requests() {
+		if strings.Contains(string(r.Body), "orders") {
+			t.Errorf("a request was sent: %.200s", r.Body)
+		}
 	}
 }
