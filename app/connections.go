@@ -53,6 +53,9 @@ type Connection struct {
 	// Warning says the password is kept somewhere weaker than the OS
 	// keychain (a private file), and how to change that.
 	Warning string `json:"warning,omitempty"`
+	// Role says, when the last test or use found it, that the connection's
+	// role can do more than read, with the SQL of a read-only role.
+	Role *remote.RoleWarning `json:"role,omitempty"`
 }
 
 // ConnectionInput is a connection being added or edited: either the
@@ -84,6 +87,10 @@ type ConnectionCheck struct {
 	Database  string  `json:"database"`
 	Tables    int     `json:"tables"` // tables and views
 	ElapsedMS float64 `json:"elapsedMs"`
+	// Role is set when the role connected as can do more than read
+	// (superuser, server-file roles, FILE, write grants): the window shows
+	// it with the SQL of a read-only role.
+	Role *remote.RoleWarning `json:"role,omitempty"`
 }
 
 // connectionsFile is the profiles file in the config folder, shared with
@@ -137,14 +144,19 @@ func (a *App) saved(name string) (remote.Profile, string, error) {
 	return p, pw, err
 }
 
-func (a *App) connectionDTO(p remote.Profile) Connection {
+func (a *App) connectionDTO(ps *remote.Store, p remote.Profile) (Connection, error) {
 	c := Connection{Name: p.Name, Kind: string(p.Kind), Host: p.Host, Port: p.Port, Database: p.Database,
 		User: p.User, TLS: string(p.TLS), Path: p.Path, URL: p.URL()}
 	if p.Kind != remote.SQLite {
 		_, warning, err := a.opts.Keychain.Get(p.Name)
 		c.HasPassword, c.Warning = err == nil, warning
 	}
-	return c
+	role, err := ps.Role(p.Name)
+	if err != nil {
+		return c, wrap(err)
+	}
+	c.Role = role
+	return c, nil
 }
 
 // ListConnections returns the saved connections, by name, without their
@@ -160,7 +172,9 @@ func (a *App) ListConnections() ([]Connection, error) {
 	}
 	out := make([]Connection, len(list))
 	for i, p := range list {
-		out[i] = a.connectionDTO(p)
+		if out[i], err = a.connectionDTO(ps, p); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }
@@ -258,7 +272,15 @@ func (a *App) SaveConnection(in ConnectionInput) (*Connection, error) {
 		a.chats.remotes.evict(prev)
 	}
 	a.chats.remotes.evict(p.Name)
-	c := a.connectionDTO(p)
+	if w, ok := a.chats.remotes.lastTested(p); ok {
+		if err := ps.SetRole(p.Name, w); err != nil {
+			return nil, wrap(err)
+		}
+	}
+	c, err := a.connectionDTO(ps, p)
+	if err != nil {
+		return nil, err
+	}
 	if warning != "" {
 		c.Warning = warning
 	}
@@ -335,7 +357,18 @@ func (a *App) TestConnection(name string) (*ConnectionCheck, error) {
 	if err != nil {
 		return nil, err
 	}
-	return testProfile(a.life, p, pw)
+	chk, err := testProfile(a.life, p, pw)
+	if err != nil {
+		return nil, err
+	}
+	ps, err := a.profiles()
+	if err != nil {
+		return nil, err
+	}
+	if err := ps.SetRole(p.Name, chk.Role); err != nil {
+		return nil, wrap(err)
+	}
+	return chk, nil
 }
 
 // TestConnectionInput tests a connection before it is saved (the add and
@@ -359,28 +392,25 @@ func (a *App) TestConnectionInput(in ConnectionInput) (*ConnectionCheck, error) 
 			return nil, err
 		}
 	}
-	return testProfile(a.life, p, password)
+	chk, err := testProfile(a.life, p, password)
+	if err != nil {
+		return nil, err
+	}
+	// Saving this very profile next keeps the role warning found here.
+	a.chats.remotes.tested(p, chk.Role)
+	return chk, nil
 }
 
+// testProfile runs remote.Test on p within connectTimeout.
 func testProfile(ctx context.Context, p remote.Profile, password string) (*ConnectionCheck, error) {
 	ctx, cancel := context.WithTimeout(ctx, connectTimeout)
 	defer cancel()
-	start := time.Now()
-	src, err := remote.Open(ctx, p, password)
+	t, err := remote.Test(ctx, p, password)
 	if err != nil {
 		return nil, connError(err)
 	}
-	defer src.Close()
-	if err := src.Ping(ctx); err != nil {
-		return nil, connError(err)
-	}
-	sch, err := src.Discover(ctx)
-	if err != nil {
-		return nil, connError(err)
-	}
-	d := src.Dialect()
-	return &ConnectionCheck{Name: p.Name, Dialect: d.Name, Version: d.Version, Database: sch.Database,
-		Tables: len(sch.Tables), ElapsedMS: float64(time.Since(start).Microseconds()) / 1000}, nil
+	return &ConnectionCheck{Name: p.Name, Dialect: t.Dialect.Name, Version: t.Dialect.Version, Database: t.Schema.Database,
+		Tables: len(t.Schema.Tables), ElapsedMS: float64(t.Elapsed.Microseconds()) / 1000, Role: t.Role}, nil
 }
 
 // connError shapes the errors of data/remote for the frontend: a

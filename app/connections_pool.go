@@ -21,7 +21,14 @@ type remotePool struct {
 	mu       sync.Mutex
 	profiles *remote.Store
 	conns    map[string]*pooled
-	closed   bool
+	// lastRole is the role warning of the profile the connection dialog
+	// last tested, kept for SaveConnection of that same profile.
+	lastRole struct {
+		profile remote.Profile
+		warning *remote.RoleWarning
+		set     bool
+	}
+	closed bool
 	// described is, for each open connection, its notes file as it was
 	// when its tables were last described with the notes (useNotes).
 	described map[*assemble.Remote]fileStamp
@@ -180,6 +187,13 @@ func (a *App) openRemote(ctx context.Context, name string) (*assemble.Remote, er
 		return nil, fmt.Errorf("read the schema of %s: %w", p.Name, err)
 	}
 	a.log.Info("connected", "connection", p.Name, "kind", p.Kind, "tables", len(sch.Tables), "elapsed", sch.Elapsed)
+	if ps, err := a.profiles(); err != nil {
+		_ = src.Close()
+		return nil, err
+	} else if err := ps.SetRole(p.Name, remote.AuditRole(ctx, src, p)); err != nil {
+		_ = src.Close()
+		return nil, err
+	}
 	r := assemble.NewRemote(p.Name, src, sch)
 	if ps, err := a.profiles(); err == nil {
 		r.Dir = ps.CacheDir(p.Name) // its private-column marks are kept there
@@ -285,4 +299,21 @@ func chatConnection(ctx context.Context, st *store.Store, id string) (string, er
 		return "", err
 	}
 	return remote.LabelName(c.Workspace), nil
+}
+
+// tested remembers the role warning the connection dialog's test of p found.
+func (p *remotePool) tested(prof remote.Profile, w *remote.RoleWarning) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.lastRole.profile, p.lastRole.warning, p.lastRole.set = prof, w, true
+}
+
+// lastTested returns the role warning of the last test of exactly prof.
+func (p *remotePool) lastTested(prof remote.Profile) (*remote.RoleWarning, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.lastRole.set || p.lastRole.profile != prof {
+		return nil, false
+	}
+	return p.lastRole.warning, true
 }

@@ -25,7 +25,7 @@ func init() {
 	register(command{"connect", "connect add|list|test|remove|import …", "save, list, test and remove database connections; import a query's result", runConnect})
 }
 
-const connectUsage = `Usage:
+var connectUsage = `Usage:
   loupe connect add NAME --kind postgres|mysql --host H [--port N] --database D --user U [--tls MODE] [--password-stdin]
   loupe connect add NAME --url postgres://USER@HOST:PORT/DB [--password-stdin]
   loupe connect add NAME --kind sqlite --path FILE
@@ -39,15 +39,11 @@ input with --password-stdin, or asked for on a terminal; it is never a flag. It 
 keychain (or, where there is none, in a file only you can read); $LOUPE_SECRET_<NAME> overrides it.
 add tests the connection before saving it; --no-test saves it untested.
 
-Connect with a read-only database role. PostgreSQL:
-  CREATE ROLE loupe_ro LOGIN PASSWORD '…';
-  ALTER ROLE loupe_ro SET default_transaction_read_only = on;
-  GRANT CONNECT ON DATABASE mydb TO loupe_ro;
-  GRANT USAGE ON SCHEMA public TO loupe_ro;
-  GRANT SELECT ON ALL TABLES IN SCHEMA public TO loupe_ro;
+Connect with a read-only database role: add and test warn when the role can do more than read
+(superuser, reading or writing server files, running programs, writing tables). PostgreSQL:
+` + indent(remote.ReadOnlyRoleSQL(remote.Postgres, "mydb")) + `
 MySQL/MariaDB:
-  CREATE USER 'loupe_ro'@'%' IDENTIFIED BY '…';
-  GRANT SELECT, SHOW VIEW ON mydb.* TO 'loupe_ro'@'%';
+` + indent(remote.ReadOnlyRoleSQL(remote.MySQL, "mydb")) + `
 `
 
 func runConnect(ctx context.Context, e env, args []string) int {
@@ -213,7 +209,11 @@ func connectAdd(ctx context.Context, e env, args []string) int {
 		if err := keepSchema(ctx, store, p.Name, sch, &out); err != nil {
 			return fail(e, fmt.Errorf("saved connection %s, but not its schema (loupe connect test %s tries again): %w", p.Name, p.Name, err))
 		}
+		if err := store.SetRole(p.Name, out.Role); err != nil {
+			return fail(e, err)
+		}
 	}
+	printRole(e, out.Role)
 	if *asJSON {
 		return printJSON(e, out)
 	}
@@ -271,6 +271,8 @@ type connectResult struct {
 	Problem   remote.Problem `json:"problem,omitempty"`
 	Message   string         `json:"message,omitempty"`
 	Hint      string         `json:"hint,omitempty"`
+	// Role is set when the role connected as can do more than read.
+	Role *remote.RoleWarning `json:"role,omitempty"`
 	// Catalog says how the discovered schema was kept (catalog file and
 	// schema index) after a successful test.
 	Catalog *assemble.CatalogStats `json:"catalog,omitempty"`
@@ -293,23 +295,15 @@ func keepSchema(ctx context.Context, store *remote.Store, name string, sch *remo
 func testConnection(ctx context.Context, p remote.Profile, password string, out *connectResult) (*remote.Schema, error) {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	start := time.Now()
-	src, err := remote.Open(ctx, p, password)
-	if err == nil {
-		defer src.Close()
-		err = src.Ping(ctx)
-	}
-	if err == nil {
-		var sc *remote.Schema
-		if sc, err = src.Discover(ctx); err == nil {
-			d := src.Dialect()
-			out.OK, out.Tested = true, true
-			out.Dialect, out.Version, out.Tables = d.Name, d.Version, len(sc.Tables)
-			out.ElapsedMS = float64(time.Since(start).Microseconds()) / 1000
-			return sc, nil
-		}
-	}
+	t, err := remote.Test(ctx, p, password)
 	out.Tested = true
+	if err == nil {
+		out.OK = true
+		out.Dialect, out.Version, out.Tables = t.Dialect.Name, t.Dialect.Version, len(t.Schema.Tables)
+		out.ElapsedMS = float64(t.Elapsed.Microseconds()) / 1000
+		out.Role = t.Role
+		return t.Schema, nil
+	}
 	var ce *remote.ConnError
 	if errors.As(err, &ce) {
 		out.Problem, out.Message, out.Hint = ce.Problem, ce.Msg, ce.Hint
@@ -317,6 +311,24 @@ func testConnection(ctx context.Context, p remote.Profile, password string, out 
 		out.Message = err.Error()
 	}
 	return nil, err
+}
+
+// printRole writes the role warning w, if any, to standard error: what
+// the role may do and the SQL of a read-only role to use instead.
+func printRole(e env, w *remote.RoleWarning) {
+	if w == nil {
+		return
+	}
+	fmt.Fprintln(e.stderr, "loupe: warning: "+w.Message+" "+w.Advice)
+	for _, r := range w.Risks {
+		fmt.Fprintln(e.stderr, "  - "+w.Role+" "+r)
+	}
+	if w.SQL != "" {
+		fmt.Fprintln(e.stderr, "  As an administrator, create a read-only role and connect with it:")
+		for _, line := range strings.Split(w.SQL, "\n") {
+			fmt.Fprintln(e.stderr, "    "+line)
+		}
+	}
 }
 
 func connectList(e env, args []string) int {
@@ -389,6 +401,10 @@ func connectTest(ctx context.Context, e env, args []string) int {
 		if err := keepSchema(ctx, store, p.Name, sch, &out); err != nil {
 			return fail(e, fmt.Errorf("connect test %s: the connection works, but its schema was not kept: %w", p.Name, err))
 		}
+		if err := store.SetRole(p.Name, out.Role); err != nil {
+			return fail(e, err)
+		}
+		printRole(e, out.Role)
 	}
 	if *asJSON {
 		if code := printJSON(e, out); code != ExitOK {

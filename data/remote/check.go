@@ -7,13 +7,6 @@ import (
 	"github.com/loupeapp/loupe/data/guard"
 )
 
-// starts are the statement kinds that may run, by their first keyword.
-var starts = map[Kind][]string{
-	Postgres: {"SELECT", "WITH", "VALUES", "TABLE", "EXPLAIN", "SHOW"},
-	MySQL:    {"SELECT", "WITH", "VALUES", "TABLE", "EXPLAIN", "SHOW", "DESCRIBE", "DESC"},
-	SQLite:   {"SELECT", "WITH", "VALUES", "EXPLAIN"},
-}
-
 // writeWords may not occur as bare words anywhere in a statement: they
 // write inside a read-looking one (a data-modifying WITH, SELECT … INTO,
 // a locking read, EXPLAIN ANALYZE of a write).
@@ -36,20 +29,6 @@ var writeWords = map[string]string{
 	"DECLARE": "it declares a cursor; write the query itself",
 }
 
-// deniedFunctions change the server's state, read its files, or run SQL
-// text that the check cannot see, per dialect (upper-cased names).
-var deniedFunctions = map[Kind][]string{
-	Postgres: {
-		"PG_TERMINATE_BACKEND", "PG_CANCEL_BACKEND", "PG_RELOAD_CONF", "PG_ROTATE_LOGFILE", "PG_PROMOTE",
-		"SET_CONFIG", "NEXTVAL", "SETVAL", "LO_IMPORT", "LO_EXPORT", "LO_UNLINK", "LO_CREATE", "LO_PUT",
-		"PG_READ_FILE", "PG_READ_BINARY_FILE", "PG_LS_DIR", "PG_STAT_FILE", "PG_FILE_WRITE",
-		"DBLINK", "DBLINK_EXEC", "DBLINK_CONNECT", "PG_NOTIFY", "PG_ADVISORY_LOCK", "PG_ADVISORY_XACT_LOCK",
-		"QUERY_TO_XML", "QUERY_TO_XML_AND_XMLSCHEMA", "QUERY_TO_XMLSCHEMA", "PG_SWITCH_WAL", "PG_CREATE_RESTORE_POINT",
-	},
-	MySQL:  {"LOAD_FILE", "GET_LOCK", "RELEASE_LOCK", "RELEASE_ALL_LOCKS", "SYS_EXEC", "SYS_EVAL"},
-	SQLite: {"LOAD_EXTENSION", "READFILE", "WRITEFILE", "EDIT", "FTS3_TOKENIZER"},
-}
-
 // Check decides whether text may run on a source of kind k: exactly one
 // statement, starting with a read-only keyword (SELECT, WITH, VALUES,
 // TABLE, EXPLAIN, SHOW; DESCRIBE on MySQL), with no keyword or function
@@ -61,14 +40,14 @@ var deniedFunctions = map[Kind][]string{
 // It is the first layer, not the only one: the read-only transaction and
 // the user's read-only role are what the server enforces.
 func Check(k Kind, text string) (string, error) {
-	r, ok := rules[k]
+	d, ok := dialects[k]
 	if !ok {
 		return "", fmt.Errorf("check: unknown source kind %q", k)
 	}
 	if strings.IndexByte(text, 0) >= 0 {
 		return "", refuse("the text holds a NUL character")
 	}
-	stmts := split(text, r)
+	stmts := split(text, d.lex)
 	switch {
 	case len(stmts) == 0:
 		return "", guard.ErrEmpty
@@ -77,14 +56,14 @@ func Check(k Kind, text string) (string, error) {
 	}
 	st := stmts[0]
 	if st.execComment {
-		return "", refuse("MySQL runs the text of /*! … */ and /*+ … */ comments; remove them")
+		return "", refuse("MySQL and MariaDB run the text of /*! … */, /*M! … */ and /*+ … */ comments; remove them")
 	}
 	if len(st.words) == 0 {
 		return "", refuse("%s", startReason(k, ""))
 	}
 	first := st.words[0]
 	allowed := false
-	for _, s := range starts[k] {
+	for _, s := range d.starts {
 		allowed = allowed || s == first
 	}
 	if !allowed {
@@ -95,14 +74,45 @@ func Check(k Kind, text string) (string, error) {
 			return "", refuse("%s", why)
 		}
 	}
-	for _, w := range st.words {
-		for _, f := range deniedFunctions[k] {
-			if w == f {
-				return "", refuse("it calls %s, which changes the server's state or reaches outside the database", strings.ToLower(f))
-			}
-		}
+	if err := checkNames(d, st); err != nil {
+		return "", err
 	}
 	return st.text, nil
+}
+
+// checkNames refuses a statement that calls a function of the dialect's
+// deny list or names one of its relations, however the name is written:
+// bare or quoted, in any case, schema-qualified, with comments or
+// whitespace before its parenthesis.
+func checkNames(d dialect, st stmt) error {
+	ns, err := names(st, d.attributeCalls)
+	if err != nil {
+		return refuse("%v; write names plainly", err)
+	}
+	for _, n := range ns {
+		if h, ok := d.deny.relations[n.text]; ok {
+			return refuse("it reads %s, which Loupe does not allow: %s; query the database's own tables instead", n.text, h)
+		}
+		if !n.called {
+			continue
+		}
+		if d.asciiCalls && !isASCII(n.text) {
+			return refuse("it calls %q, a function name with letters outside ASCII, which the server may match to a built-in function ignoring accents; write function names in plain ASCII", n.text)
+		}
+		if h, ok := d.deny.function(n.text); ok {
+			return refuse("it calls %s(), which Loupe does not allow: %s; write the query with ordinary functions on the tables instead", n.text, h)
+		}
+	}
+	return nil
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 func refuse(format string, args ...any) error {
@@ -134,5 +144,5 @@ func startReason(k Kind, word string) string {
 	case "VACUUM", "ANALYZE", "OPTIMIZE", "CHECKPOINT", "FLUSH", "KILL", "SHUTDOWN", "LISTEN", "NOTIFY":
 		return "it is a maintenance or server command" + only
 	}
-	return "only " + strings.Join(starts[k], ", ") + " statements may run"
+	return "only " + strings.Join(dialects[k].starts, ", ") + " statements may run"
 }

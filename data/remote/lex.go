@@ -7,32 +7,47 @@ import (
 )
 
 // lexRules are the quoting and comment rules of one SQL dialect, enough to
-// find where statements end and which bare keywords they hold.
+// find where statements end, which bare keywords they hold and which names
+// they call.
 type lexRules struct {
 	backslash     bool // '…' and "…" strings take backslash escapes (MySQL)
-	dquoteString  bool // "…" is a string, not an identifier (MySQL)
+	dquoteString  bool // "…" is a string, not an identifier (MySQL, unless ANSI_QUOTES)
 	backtick      bool // `identifier` (MySQL, SQLite)
 	brackets      bool // [identifier] (SQLite)
 	hashComment   bool // # comment to end of line (MySQL)
 	dashNeedSpace bool // -- starts a comment only before whitespace (MySQL)
 	nested        bool // /* */ comments nest (PostgreSQL)
-	dollar        bool // $tag$ … $tag$ strings and E'…' escapes (PostgreSQL)
-	execComment   bool // /*! … */ comments are run as code (MySQL)
+	dollar        bool // $tag$ … $tag$ strings, E'…' escapes and U&"…" identifiers (PostgreSQL)
+	execComment   bool // /*! … */ and MariaDB's /*M! … */ comments are run as code (MySQL)
 }
 
-var rules = map[Kind]lexRules{
-	Postgres: {nested: true, dollar: true},
-	MySQL:    {backslash: true, dquoteString: true, backtick: true, hashComment: true, dashNeedSpace: true, execComment: true},
-	SQLite:   {backtick: true, brackets: true},
+// tokKind is what a token of a statement is.
+type tokKind int
+
+const (
+	tWord   tokKind = iota // a bare word: keyword or unquoted identifier
+	tIdent                 // a quoted identifier: "…", `…`, […] or U&"…"
+	tString                // a string literal
+	tOther                 // a number, an operator or punctuation
+)
+
+// token is one piece of a statement's code (comments and whitespace are
+// not tokens).
+type token struct {
+	kind tokKind
+	raw  string
 }
 
 // stmt is one top-level statement: its text without comments' content and
-// without the semicolon, and its bare (unquoted) words, upper-cased.
+// without the semicolon, its bare (unquoted) words, upper-cased, and its
+// tokens.
 type stmt struct {
 	text  string
 	words []string
+	toks  []token
 	// execComment is set when the text holds a MySQL /*! … */ or /*+ … */
-	// comment, whose content the server reads as SQL or hints.
+	// comment or a MariaDB /*M! … */ one, whose content the server reads
+	// as SQL or hints.
 	execComment bool
 }
 
@@ -43,13 +58,14 @@ func split(text string, r lexRules) []stmt {
 	var out []stmt
 	var cur strings.Builder
 	var words []string
+	var toks []token
 	code, exec := false, false
 	flush := func() {
 		if code {
-			out = append(out, stmt{text: strings.TrimSpace(cur.String()), words: words, execComment: exec})
+			out = append(out, stmt{text: strings.TrimSpace(cur.String()), words: words, toks: toks, execComment: exec})
 		}
 		cur.Reset()
-		words, code, exec = nil, false, false
+		words, toks, code, exec = nil, nil, false, false
 	}
 	s := text
 	for i := 0; i < len(s); {
@@ -59,7 +75,7 @@ func split(text string, r lexRules) []stmt {
 			flush()
 			i++
 			continue
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f':
+		case isSpace(c):
 			cur.WriteByte(c)
 			i++
 			continue
@@ -73,31 +89,37 @@ func split(text string, r lexRules) []stmt {
 			i += j
 			continue
 		case c == '/' && strings.HasPrefix(s[i:], "/*"):
-			if r.execComment && i+2 < len(s) && (s[i+2] == '!' || s[i+2] == '+') {
+			if r.execComment && (strings.HasPrefix(s[i+2:], "!") || strings.HasPrefix(s[i+2:], "+") || strings.HasPrefix(s[i+2:], "M!")) {
 				exec = true
 			}
 			i = commentEnd(s, i, r.nested)
 			cur.WriteByte(' ')
 			continue
 		}
-		j := i + 1
+		j, kind := i+1, tOther
 		switch {
 		case c == '\'':
-			j = guard.QuotedEnd(s, i, '\'', r.backslash)
+			j, kind = guard.QuotedEnd(s, i, '\'', r.backslash), tString
+		case c == '"' && r.dquoteString:
+			j, kind = guard.QuotedEnd(s, i, '"', r.backslash), tString
 		case c == '"':
-			j = guard.QuotedEnd(s, i, '"', r.backslash && r.dquoteString)
+			j, kind = guard.QuotedEnd(s, i, '"', false), tIdent
 		case c == '`' && r.backtick:
-			j = guard.QuotedEnd(s, i, '`', false)
+			j, kind = guard.QuotedEnd(s, i, '`', false), tIdent
 		case c == '[' && r.brackets:
+			kind = tIdent
 			if k := strings.IndexByte(s[i:], ']'); k >= 0 {
 				j = i + k + 1
 			} else {
 				j = len(s)
 			}
+		case (c == 'u' || c == 'U') && r.dollar && strings.HasPrefix(s[i+1:], `&"`) && !(i > 0 && isWord(s[i-1])):
+			j, kind = guard.QuotedEnd(s, i+2, '"', false), tIdent
 		case (c == 'e' || c == 'E') && r.dollar && i+1 < len(s) && s[i+1] == '\'' && !(i > 0 && isWord(s[i-1])):
-			j = guard.QuotedEnd(s, i+1, '\'', true)
+			j, kind = guard.QuotedEnd(s, i+1, '\'', true), tString
 		case c == '$' && r.dollar && !(i > 0 && isWord(s[i-1])):
 			if tag, ok := dollarTag(s, i); ok {
+				kind = tString
 				if k := strings.Index(s[i+len(tag):], tag); k >= 0 {
 					j = i + len(tag) + k + len(tag)
 				} else {
@@ -108,12 +130,14 @@ func split(text string, r lexRules) []stmt {
 			for j < len(s) && isWord(s[j]) {
 				j++
 			}
+			kind = tWord
 			words = append(words, strings.ToUpper(s[i:j]))
 		case c >= '0' && c <= '9':
 			for j < len(s) && isWord(s[j]) {
 				j++
 			}
 		}
+		toks = append(toks, token{kind: kind, raw: s[i:j]})
 		cur.WriteString(s[i:j])
 		code = true
 		i = j
@@ -122,7 +146,10 @@ func split(text string, r lexRules) []stmt {
 	return out
 }
 
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' }
+// isSpace is true for every control byte and the space: the engines treat
+// the common ones as whitespace, and counting the rest as whitespace too
+// only makes more names look called.
+func isSpace(c byte) bool { return c <= ' ' && c != 0 }
 
 func isWordStart(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80

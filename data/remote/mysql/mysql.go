@@ -175,6 +175,7 @@ func (s *Source) begin(ctx context.Context, timeout time.Duration) (*session, er
 	} else {
 		limit = "SET SESSION max_execution_time = " + strconv.FormatInt(max(timeout.Milliseconds(), 1), 10)
 	}
+	limit += ", SESSION sql_mode = " + lexicalMode("@@SESSION.sql_mode")
 	var err error
 	for attempt := 0; attempt < 2; attempt++ {
 		var conn *sql.Conn
@@ -306,3 +307,13 @@ func (s *Source) unchecked(ctx context.Context, text string) error {
 }
 
 func (s *Source) String() string { return fmt.Sprintf("mysql source %s", s.profile.Name) }
+
+// lexicalMode is the SQL expression of the mode mode with ANSI_QUOTES and
+// NO_BACKSLASH_ESCAPES taken out. remote.Check reads "…" as a string and
+// a backslash as an escape, as MySQL does by default; a server set to
+// either mode would read 'a\', LOAD_FILE(…) -- ' or "a\", LOAD_FILE(…)
+// -- " as a call the check took for a string. Every query's session is
+// pinned to the check's reading.
+func lexicalMode(mode string) string {
+	return "TRIM(BOTH ',' FROM REPLACE(REPLACE(CONCAT(',', " + mode + ", ','), ',ANSI_QUOTES,', ','), ',NO_BACKSLASH_ESCAPES,', ','))"
+}

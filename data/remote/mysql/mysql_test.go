@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"testing"
 
 	gomysql "github.com/go-sql-driver/mysql"
@@ -118,5 +119,66 @@ func TestValues(t *testing.T) {
 		if fmt.Sprint(got[i]) != fmt.Sprint(want[i]) || fmt.Sprintf("%T", got[i]) != fmt.Sprintf("%T", want[i]) {
 			t.Errorf("%s (%s): got %#v, want %#v", res.Columns[i].Name, res.Columns[i].Type, got[i], want[i])
 		}
+	}
+}
+
+// TestContainment: issue 16's backtick-quoted LOAD_FILE and friends, run
+// as an administrator with ALL PRIVILEGES (FILE included), are refused
+// before they reach the server, and that role gets the privilege warning
+// the read-only one does not.
+func TestContainment(t *testing.T) {
+	env := server(t)
+	ro, roPW := roProfile(t, env)
+	admin := ro
+	admin.User = env["LOUPE_MYSQL_ADMIN_USER"]
+	attacks := []struct{ text, name string }{
+		{"SELECT `LOAD_FILE`('/etc/passwd')", "load_file"},
+		{"SELECT `load_file` /* c */ ('/etc/passwd')", "load_file"},
+		{"SELECT LOAD_FILE -- c\n('/etc/passwd')", "load_file"},
+		{"SELECT `Chinook`.`LOAD_FILE`('/etc/passwd')", "load_file"},
+		{"SELECT `GET_LOCK`('loupe', 1)", "get_lock"},
+		{"SELECT `sys_exec`('id')", "sys_exec"},
+	}
+	c := remotetest.Containment{Admin: admin, AdminPassword: env["LOUPE_MYSQL_ADMIN_PASSWORD"], ReadOnly: ro, ReadOnlyPass: roPW,
+		Leaks: []string{"root:", "726f6f743a"}, Risk: "FILE"} // LOAD_FILE returns bytes, shown in hex
+	for _, a := range attacks {
+		c.Attacks, c.Named = append(c.Attacks, a.text), append(c.Named, a.name)
+	}
+	remotetest.RunContainment(t, c)
+}
+
+// TestLexicalModePinned: the session of every query reads quotes and
+// backslashes the way remote.Check does, whatever the server's sql_mode.
+func TestLexicalModePinned(t *testing.T) {
+	env := server(t)
+	admin, err := connect(env, "ADMIN")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	for mode, want := range map[string]string{
+		"ANSI_QUOTES":                      "",
+		"ANSI_QUOTES,NO_BACKSLASH_ESCAPES": "",
+		"REAL_AS_FLOAT,PIPES_AS_CONCAT,ANSI_QUOTES,IGNORE_SPACE,NO_BACKSLASH_ESCAPES,STRICT_TRANS_TABLES": "REAL_AS_FLOAT,PIPES_AS_CONCAT,IGNORE_SPACE,STRICT_TRANS_TABLES",
+		"STRICT_TRANS_TABLES,NO_BACKSLASH_ESCAPES,NO_ENGINE_SUBSTITUTION":                                 "STRICT_TRANS_TABLES,NO_ENGINE_SUBSTITUTION",
+		"STRICT_ALL_TABLES": "STRICT_ALL_TABLES",
+	} {
+		var got string
+		if err := admin.QueryRowContext(context.Background(), "SELECT "+lexicalMode("?"), mode).Scan(&got); err != nil || got != want {
+			t.Errorf("%s: got %q, %v; want %q", mode, got, err, want)
+		}
+	}
+	p, pw := roProfile(t, env)
+	s, err := Open(context.Background(), p, pw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	res, err := s.Query(context.Background(), "SELECT @@SESSION.sql_mode AS m", query.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := fmt.Sprint(res.Rows[0][0]); strings.Contains(m, "ANSI_QUOTES") || strings.Contains(m, "NO_BACKSLASH_ESCAPES") {
+		t.Errorf("session sql_mode %s", m)
 	}
 }

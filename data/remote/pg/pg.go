@@ -86,6 +86,11 @@ func poolConfig(p remote.Profile, password string) (*pgxpool.Config, error) {
 		return nil, remote.ProfileError("connection %s: %v", p.Name, err)
 	}
 	cfg.ConnConfig.Password = password
+	// remote.Check reads '…' with doubled quotes only, as PostgreSQL does
+	// with standard_conforming_strings on (the default). A role or server
+	// set off would read '\'' , pg_read_file(…) -- ' as a call the check
+	// took for one string: every session is started with it on.
+	cfg.ConnConfig.RuntimeParams["standard_conforming_strings"] = "on"
 	cfg.MaxConns = 4
 	cfg.MinConns = 0
 	cfg.MaxConnIdleTime = 5 * time.Minute

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -172,4 +173,81 @@ func TestTimeoutWhileCounting(t *testing.T) {
 		t.Fatalf("%d rows, truncated %v, row count %d", len(res.Rows), res.Truncated, res.RowCount)
 	}
 	t.Logf("counted %d rows before the limit", res.RowCount)
+}
+
+// TestContainment: issue 16's quoted function names, run as the superuser
+// postgres, are refused before they reach the server, and the superuser
+// gets the privilege warning the read-only role does not.
+func TestContainment(t *testing.T) {
+	env := server(t)
+	ro, roPW := roProfile(t, env, env["LOUPE_PG_DATABASE"])
+	admin := ro
+	admin.User = env["LOUPE_PG_ADMIN_USER"]
+	attacks := []struct{ text, name string }{
+		{`SELECT "pg_read_file"('/etc/passwd')`, "pg_read_file"},
+		{`SELECT pg_catalog."pg_read_file"('/etc/passwd')`, "pg_read_file"},
+		{`SELECT pg_catalog . "pg_read_file" /* c */ ('/etc/passwd')`, "pg_read_file"},
+		{`SELECT U&"pg\005fread\005ffile"('/etc/passwd')`, "pg_read_file"},
+		{`SELECT "pg_read_binary_file"('/etc/passwd')`, "pg_read_binary_file"},
+		{`SELECT ('/etc/passwd'::text).pg_read_file`, "pg_read_file"}, // functional notation: x.f is f(x)
+		{`SELECT ((('/etc/passwd'::text).lo_import)).lo_get`, "lo_import"},
+		{`SELECT * FROM "pg_ls_dir"('.')`, "pg_ls_dir"},
+		{`SELECT "pg_stat_file"('/etc/passwd')`, "pg_stat_file"},
+		{`SELECT "query_to_xml"('SELECT pg_read_file(''/etc/passwd'')', true, false, '')`, "query_to_xml"},
+		{`SELECT * FROM "ts_stat"('SELECT to_tsvector(pg_read_file(''/etc/passwd''))')`, "ts_stat"},
+		{`SELECT "lo_import"('/etc/passwd')`, "lo_import"},
+		{`SELECT * FROM "pg_hba_file_rules"`, "pg_hba_file_rules"},
+		{`SELECT "pg_advisory_lock"(16)`, "pg_advisory_lock"},
+		{`SELECT "set_config"('statement_timeout', '0', false)`, "set_config"},
+	}
+	c := remotetest.Containment{Admin: admin, AdminPassword: env["LOUPE_PG_ADMIN_PASSWORD"], ReadOnly: ro, ReadOnlyPass: roPW,
+		Leaks: []string{"root:"}, Risk: "superuser"}
+	for _, a := range attacks {
+		c.Attacks, c.Named = append(c.Attacks, a.text), append(c.Named, a.name)
+	}
+	remotetest.RunContainment(t, c)
+}
+
+// TestStandardStringsPinned: a role whose settings turn
+// standard_conforming_strings off still gets sessions that read quotes as
+// remote.Check does: the text below stays one string (with the setting
+// off, the server reads its backslash and quote as an escaped quote, ends
+// the string early and runs the call).
+func TestStandardStringsPinned(t *testing.T) {
+	env := server(t)
+	ctx := context.Background()
+	admin, err := connect(ctx, env, "ADMIN", env["LOUPE_PG_DATABASE"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close(ctx)
+	const role, pw = "loupe_scs_off", "loupe-scs-pw"
+	for _, q := range []string{
+		"DROP ROLE IF EXISTS " + role,
+		"CREATE ROLE " + role + " LOGIN SUPERUSER PASSWORD '" + pw + "'",
+		"ALTER ROLE " + role + " SET standard_conforming_strings = off",
+	} {
+		if _, err := admin.Exec(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	t.Cleanup(func() { _, _ = admin.Exec(context.Background(), "DROP ROLE IF EXISTS "+role) })
+	p, _ := roProfile(t, env, env["LOUPE_PG_DATABASE"])
+	p.User = role
+	s, err := Open(ctx, p, pw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	res, err := s.Query(ctx, `SELECT '\'' , pg_read_file($$/etc/passwd$$) -- '`, query.Limits{})
+	if err != nil {
+		t.Fatal(err) // one string to the check and, with the setting pinned, to the server
+	}
+	if got := fmt.Sprint(res.Rows); got != `[[\' , pg_read_file($$/etc/passwd$$) -- ]]` {
+		t.Errorf("the server read it differently (read /etc/passwd: %v)", strings.Contains(got, "root:"))
+	}
+	res, err = s.Query(ctx, "SHOW standard_conforming_strings", query.Limits{})
+	if err != nil || fmt.Sprint(res.Rows) != "[[on]]" {
+		t.Errorf("standard_conforming_strings: %v %v", res, err)
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/loupeapp/loupe/data/guard"
 	"github.com/loupeapp/loupe/data/query"
 	"github.com/loupeapp/loupe/data/remote"
 	"github.com/loupeapp/loupe/data/remote/remotetest"
@@ -75,5 +76,34 @@ func TestNeverWrites(t *testing.T) {
 	after, _ := os.ReadFile(path)
 	if len(entries) != 1 || !bytes.Equal(after, orig) {
 		t.Fatalf("the folder holds %d entries, file unchanged %v", len(entries), bytes.Equal(after, orig))
+	}
+}
+
+// TestQuotedFileFunctionsRefused: SQLite's file and extension functions,
+// however quoted, are refused before the file is read, and the connection
+// has no role to warn about.
+func TestQuotedFileFunctionsRefused(t *testing.T) {
+	ctx := context.Background()
+	p := remote.Profile{Name: "chinook-sqlite", Kind: remote.SQLite, Path: chinook(t)}
+	src, err := remote.Open(ctx, p, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	for text, fn := range map[string]string{
+		`SELECT "readfile"('/etc/passwd')`:         "readfile",
+		"SELECT [load_extension]('/tmp/x.so')":     "load_extension",
+		"SELECT `writefile`('/tmp/loupe-x', 'y')":  "writefile",
+		`SELECT * FROM "fsdir" WHERE name = '/'`:   "fsdir",
+		"SELECT fts3_tokenizer /* c */ ('simple')": "fts3_tokenizer",
+	} {
+		res, err := src.Query(ctx, text, query.Limits{})
+		if !errors.Is(err, guard.ErrRefused) || !strings.Contains(err.Error(), fn) {
+			t.Errorf("%s: want a refusal naming %s, got %v, %v", text, fn, res, err)
+		}
+	}
+	tested, err := remote.Test(ctx, p, "")
+	if err != nil || tested.Role != nil {
+		t.Fatalf("test: %+v %v", tested, err)
 	}
 }

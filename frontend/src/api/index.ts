@@ -256,3 +256,18 @@ export const saveChart = (name: string, format: ChartFormat, data: string): Prom
  */
 export const chartRendered = (rows: number, renderer: 'svg' | 'canvas', ms: number): Promise<void> =>
   call('ChartRendered', rows, renderer, ms);
+
+// ---- Links ----------------------------------------------------------------------
+
+/**
+ * Opens a web or mail address in the system browser (the window: the Wails
+ * runtime's BrowserOpenURL); in a browser, in a new tab without opener or
+ * referrer. The caller has already shown the address and had it confirmed.
+ */
+export function openInBrowser(url: string): void {
+  if (isDesktop() && window.runtime?.BrowserOpenURL) {
+    window.runtime.BrowserOpenURL(url);
+    return;
+  }
+  window.open(url, '_blank', 'noopener,noreferrer');
+}

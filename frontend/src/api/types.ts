@@ -538,6 +538,23 @@ export interface Connection {
   hasPassword: boolean;
   /** Set when the password is kept in a private file instead of the OS keychain. */
   warning?: string;
+  /** Set when the last test or use found that the role can do more than read. */
+  role?: RoleWarning;
+}
+
+/**
+ * A connection's role can do more than read: what (superuser, server files,
+ * programs, write grants), and the SQL that makes a read-only role instead.
+ * The backend decides it (remote.AuditRole); the window only shows it.
+ */
+export interface RoleWarning {
+  role: string;
+  /** One sentence for a heading. */
+  message: string;
+  /** Why it matters and what to do. */
+  advice: string;
+  risks: string[];
+  sql: string;
 }
 
 /** A connection being added or edited: the fields, or a URL giving them. */
@@ -567,6 +584,8 @@ export interface ConnectionCheck {
   /** Tables and views. */
   tables: number;
   elapsedMs: number;
+  /** Set when the role connected as can do more than read. */
+  role?: RoleWarning;
 }
 
 /** A column of a connected database's table. */

@@ -77,6 +77,7 @@ function build() {
     cancelSandboxBuild: vi.fn<typeof Api.cancelSandboxBuild>(async () => undefined),
     saveChart: vi.fn<typeof Api.saveChart>(async () => null),
     chartRendered: vi.fn<typeof Api.chartRendered>(async () => undefined),
+    openInBrowser: vi.fn<typeof Api.openInBrowser>(() => undefined),
     writeReport: vi.fn<typeof Api.writeReport>(),
     exportReport: vi.fn<typeof Api.exportReport>(async () => null),
     getSettings: vi.fn<typeof Api.getSettings>(async (): Promise<Api.Settings> => ({

@@ -7,6 +7,8 @@ import { ErrorNote } from '../common/ErrorNote';
 import { Icon } from '../common/Icon';
 import { checkWords } from './actions';
 import { ModalForm } from '../common/ModalForm';
+import { RoleWarningNote } from './RoleWarningNote';
+import readOnlyRole from './readOnlyRole.json';
 import './connections.css';
 
 /** The ways to describe a connection, as the dialog offers them. */
@@ -106,19 +108,14 @@ function databaseOf(f: Form): string {
   return f.database.trim();
 }
 
-/** readOnlySQL is the SQL that creates a read-only role for Loupe on the engine. */
+/**
+ * readOnlySQL is the SQL that creates a read-only role for Loupe on the
+ * engine: the backend's (remote.ReadOnlyRoleSQL, copied into
+ * readOnlyRole.json by its test) with the database typed in place of mydb.
+ */
 export function readOnlySQL(engine: 'postgres' | 'mysql', database: string): string {
   const db = /^[A-Za-z_][A-Za-z0-9_$]*$/.test(database) ? database : 'mydb';
-  if (engine === 'postgres') {
-    return [
-      "CREATE ROLE loupe_ro LOGIN PASSWORD '…';",
-      'ALTER ROLE loupe_ro SET default_transaction_read_only = on;',
-      `GRANT CONNECT ON DATABASE ${db} TO loupe_ro;`,
-      'GRANT USAGE ON SCHEMA public TO loupe_ro;',
-      'GRANT SELECT ON ALL TABLES IN SCHEMA public TO loupe_ro;',
-    ].join('\n');
-  }
-  return ["CREATE USER 'loupe_ro'@'%' IDENTIFIED BY '…';", `GRANT SELECT, SHOW VIEW ON ${db}.* TO 'loupe_ro'@'%';`].join('\n');
+  return readOnlyRole[engine].replaceAll(' mydb', ` ${db}`);
 }
 
 type TestState = { running: true } | { ok: ConnectionCheck } | { error: Problem } | null;
@@ -307,6 +304,7 @@ export function ConnectionDialog({
             <Icon name="check" /> {checkWords(test.ok)}
           </div>
         )}
+        {test !== null && 'ok' in test && test.ok.role && <RoleWarningNote warning={test.ok.role} />}
         {test !== null && 'error' in test && <ErrorNote title="The connection failed" problem={test.error} />}
         {saveError && <ErrorNote title="Not saved" problem={saveError} />}
       </div>

@@ -12,6 +12,7 @@ import { PrivateColumnsDialog } from '../data/PrivateColumnsDialog';
 import { useConnectionActions } from './actions';
 import { ConnectionDialog } from './ConnectionDialog';
 import { ImportDialog } from './ImportDialog';
+import { RoleWarningNote } from './RoleWarningNote';
 import './connections.css';
 import { kindName, sqlName, whereOf } from './names';
 
@@ -141,6 +142,11 @@ function ConnectionItem({
             {kindName(conn.kind)} · {whereOf(conn)}
           </span>
         </div>
+        {conn.role && (
+          <span className="conn__role-badge" title={`${conn.role.role} can do more than read: open the connection to see what`} data-testid="role-badge">
+            <Icon name="warning" size={14} />
+          </span>
+        )}
         <Menu
           label={`Actions for ${conn.name}`}
           items={[
@@ -153,6 +159,11 @@ function ConnectionItem({
           ]}
         />
       </div>
+      {open && conn.role && (
+        <div className="conn__body">
+          <RoleWarningNote warning={conn.role} />
+        </div>
+      )}
       {open && <ConnectionTables name={conn.name} reload={reload} onAsk={onAsk} onImport={onImport} />}
     </div>
   );
@@ -176,18 +187,24 @@ function ConnectionTables({
   const [filter, setFilter] = useState('');
   const [noting, setNoting] = useState<ConnectionTable | null>(null);
   const [hiding, setHiding] = useState<ConnectionTable | null>(null);
+  const { refresh } = useConnectionActions();
   useEffect(() => {
     let live = true;
     setError(null);
     setSchema(null);
     api
       .connectionTables(name, reload > 0 || tries > 0)
-      .then((s) => live && setSchema(s))
+      .then((s) => {
+        if (!live) return;
+        setSchema(s);
+        // Connecting read the role's privileges: show a warning it found.
+        void refresh();
+      })
       .catch((err: unknown) => live && setError(problemOf(err)));
     return () => {
       live = false;
     };
-  }, [name, reload, tries]);
+  }, [name, reload, tries, refresh]);
   return (
     <div className="conn__body" data-testid="connection-tables">
       <div className="conn__actions">

@@ -45,7 +45,12 @@ export function checkWords(c: ConnectionCheck): string {
 /** testSaved tests a saved connection and says how it went in the corner. */
 export async function testSaved(store: Store, name: string): Promise<void> {
   try {
-    notify(store, 'info', `${name}: ${checkWords(await api.testConnection(name))}`);
+    const check = await api.testConnection(name);
+    notify(store, 'info', `${name}: ${checkWords(check)}`);
+    if (check.role) {
+      notify(store, 'error', `${name}: ${check.role.role} can do more than read`, 'Open the connection in the sidebar to see what, and the SQL of a read-only role to use instead.');
+    }
+    await refreshConnections(store);
   } catch (err) {
     const p = problemOf(err);
     notify(store, 'error', `${name}: ${p.message}`, p.hint);
