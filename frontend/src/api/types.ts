@@ -680,3 +680,20 @@ export interface EventMap {
 }
 
 export type EventName = keyof EventMap;
+
+/**
+ * A column's privacy: under the masked level its values reach a hosted model
+ * only as placeholders (<email_3>). Loupe proposes columns by name and sample
+ * values; the user's decision wins.
+ */
+export interface PrivateColumn {
+  table: string;
+  column: string;
+  private: boolean;
+  /** email, phone, card, iban, ssn, name, address, … ("private" when none fits). */
+  kind?: string;
+  /** Loupe proposes it (by its name or values). */
+  proposed: boolean;
+  /** The user confirmed or changed it. */
+  decided: boolean;
+}
