@@ -12,32 +12,92 @@ import (
 
 // recoverCalls is the phase between think and act for models that do not
 // use native tool calling well: tool calls written as text in the content
-// become real calls, and reasoning a model left in the content (an orphan
-// "</think>") moves out of it. It returns the message to record.
+// (JSON, Python-style, Llama's <function=…>, ReAct) become real calls;
+// reasoning a model left in the content (an orphan "</think>") moves out
+// of it; a call swallowed by a <think> that never closed is taken from the
+// end of the reasoning; a "final_answer" call becomes the answer. A call
+// that cannot be read unambiguously is not guessed at: r.bounce is set to
+// tell the model the format to use. It returns the message to record.
 func (r *run) recoverCalls(msg llm.Message) llm.Message {
 	msg.Content, msg.Thinking = splitOrphanThink(msg.Content, msg.Thinking)
 	if len(msg.ToolCalls) > 0 {
 		return msg
 	}
-	isTool := func(name string) bool {
-		_, ok := calls.Match(name, r.toolNames)
-		return ok
+	t := r.callTools()
+	p := calls.Parse(msg.Content, t)
+	if len(p.Calls) == 0 && p.Bounce == "" && strings.TrimSpace(msg.Content) == "" && msg.Thinking != "" {
+		p = callAfterThinking(msg.Thinking, t)
 	}
-	found, rest := calls.Extract(msg.Content, isTool)
-	if len(found) == 0 {
-		if name, ok := calls.Attempted(msg.Content, isTool); ok {
-			r.bounce = fmt.Sprintf("Your reply looks like a call to %s, but it is not valid JSON, so nothing was run. Send the call again as one valid JSON object, for example %s.", name, example(name))
-		}
+	if p.Bounce != "" {
+		r.bounce = p.Bounce + " " + r.formatHint(p.Calls)
 		return msg
 	}
-	for i, f := range found {
+	if p.Format == calls.FormatFinal {
+		msg.Content = p.Rest
+		return msg
+	}
+	if len(p.Calls) == 0 {
+		return msg
+	}
+	for i, f := range p.Calls {
 		msg.ToolCalls = append(msg.ToolCalls, llm.ToolCall{
 			ID: fmt.Sprintf("text_%d_%d", r.step, i+1), Name: f.Name, Arguments: f.Args,
 		})
 	}
-	msg.Content = rest
-	r.meta.TextCalls += len(found)
+	msg.Content = p.Rest
+	r.meta.TextCalls += len(p.Calls)
+	r.a.log.Debug("tool calls read from text", "run", r.in.RunID, "step", r.step, "format", p.Format, "calls", len(p.Calls))
 	return msg
+}
+
+// callAfterThinking reads a call that ends a reply's reasoning — what a
+// <think> that never closed swallows. Calls the reasoning only drafts
+// earlier on do not count.
+func callAfterThinking(thinking string, t calls.Tools) calls.Parsed {
+	p := calls.Parse(thinking, t)
+	if len(p.Calls) == 0 || p.Bounce != "" {
+		return calls.Parsed{}
+	}
+	if !strings.HasPrefix(strings.TrimSpace(thinking), p.Rest) {
+		return calls.Parsed{} // text follows the call: a draft, not the call
+	}
+	p.Rest = ""
+	return p
+}
+
+// callTools is what the parser needs to know of the run's tools.
+func (r *run) callTools() calls.Tools {
+	primary := map[string]string{}
+	for _, s := range r.specs {
+		var sch struct {
+			Required []string `json:"required"`
+		}
+		if json.Unmarshal(s.Parameters, &sch) == nil && len(sch.Required) == 1 {
+			primary[s.Name] = sch.Required[0]
+		}
+	}
+	return calls.Tools{
+		IsTool: func(name string) bool {
+			_, ok := calls.Match(name, r.toolNames)
+			return ok
+		},
+		Primary: func(name string) string {
+			n, _ := calls.Match(name, r.toolNames)
+			return primary[n]
+		},
+	}
+}
+
+// formatHint tells the model how to write a call it can be read in.
+func (r *run) formatHint(found []calls.Found) string {
+	name := "run_sql"
+	if len(found) > 0 {
+		name = found[0].Name
+	}
+	if r.textMode {
+		return fmt.Sprintf("Send the call again as one JSON object and nothing else, for example {\"name\": %q, \"arguments\": %s}.", name, example(name))
+	}
+	return fmt.Sprintf("Call the tool through tool calling, or write one JSON object and nothing else, for example {\"name\": %q, \"arguments\": %s}.", name, example(name))
 }
 
 // splitOrphanThink moves text before a "</think>" that has no opening tag
@@ -77,6 +137,11 @@ func (r *run) resolve(call llm.ToolCall) (name string, args json.RawMessage, not
 		var probe any
 		err := json.Unmarshal(args, &probe)
 		return name, nil, note, fmt.Sprintf("The arguments of %s are not valid JSON (%v). Send a JSON object, for example %s.", name, err, example(name))
+	}
+	fixed, unfenced := calls.Unfence(fixed)
+	if len(unfenced) > 0 {
+		sort.Strings(unfenced)
+		note = strings.TrimSpace(note + fmt.Sprintf(" (Loupe removed the ``` fence around %s; send the plain text, without Markdown.)", strings.Join(unfenced, ", ")))
 	}
 	return name, fixed, note, ""
 }

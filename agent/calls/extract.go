@@ -59,7 +59,7 @@ func Extract(content string, isTool func(string) bool) ([]Found, string) {
 
 // clean removes what is left of fences and tags around extracted calls.
 func clean(s string) string {
-	for _, junk := range []string{"```json", "```JSON", "```", "<tool_call>", "</tool_call>", "<|tool_call|>", "[TOOL_CALLS]"} {
+	for _, junk := range []string{"```json", "```JSON", "```tool_code", "```python", "```py", "```", "<tool_call>", "</tool_call>", "<|tool_call|>", "[TOOL_CALLS]"} {
 		s = strings.ReplaceAll(s, junk, "")
 	}
 	return strings.TrimSpace(s)
@@ -183,7 +183,7 @@ var attempt = regexp.MustCompile(`"(?:name|tool|tool_name|function)"\s*:\s*"([^"
 // tool's name as written.
 func Attempted(content string, isTool func(string) bool) (string, bool) {
 	t := strings.TrimSpace(content)
-	for _, p := range []string{"```json", "```JSON", "```", "<tool_call>"} {
+	for _, p := range []string{"```json", "```JSON", "```tool_code", "```python", "```py", "```", "<tool_call>"} {
 		t = strings.TrimSpace(strings.TrimPrefix(t, p))
 	}
 	if !strings.HasPrefix(t, "{") && !strings.HasPrefix(t, "[") {
