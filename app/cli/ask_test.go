@@ -134,3 +134,24 @@ func TestAskErrors(t *testing.T) {
 		})
 	}
 }
+
+// A number no result backs is checked in the trace, challenged once, and
+// reaches the user marked (issue 23).
+func TestAskMarksUnverifiedNumbers(t *testing.T) {
+	ws := askWorkspace(t)
+	claim := "North sold 17, ahead of the 99 of last year."
+	srv := fake.New(t, askTurns()[0], fake.Text(claim), fake.Text(claim))
+	code, out, errs := run(t, "", "ask", "--workspace", ws, "--base-url", srv.OllamaURL(), "--model", "qwen3:8b", "Which region sells most?")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{
+		"# numbers checked: 17 ✓ run_sql, 99 ✗ unverified (the model was asked to back or withdraw them)",
+		"# numbers checked: 17 ✓ run_sql, 99 ✗ unverified\n",
+		"North sold 17, ahead of the 99 [unverified] of last year.",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("trace lacks %q:\n%s", want, out)
+		}
+	}
+}

@@ -305,6 +305,10 @@ export interface ToolTime {
 
 export interface Meta {
   steps: number;
+  /** Numbers of the answer no tool result of the run backs; marked "[unverified]" in its text. */
+  unverified?: number;
+  /** The model was asked once to back or withdraw numbers. */
+  challenged?: boolean;
   tool_calls: number;
   failed_calls: number;
   prompt_tokens: number;
@@ -318,6 +322,12 @@ export interface Meta {
   provider?: string;
 }
 
+/** One number of an answer and what backs it ("q1", "question"); no source: nothing does. */
+export interface NumberCheck {
+  number: { text: string; value: number; percent?: boolean };
+  source?: string;
+}
+
 /** What a run produced; complete whatever the status. */
 export interface Outcome {
   run_id: string;
@@ -327,6 +337,8 @@ export interface Outcome {
   answer?: string;
   summary?: string;
   findings?: Finding[];
+  /** The answer's numbers, checked against the run's tool results. */
+  numbers?: NumberCheck[];
   /** needs_input only. */
   question?: Question;
   evidence?: Evidence[];
