@@ -58,9 +58,22 @@ func contains(xs []string, x string) bool {
 // numberPool gathers what can back an answer's numbers: the user's
 // messages (not the corrections Loupe sent the model), every tool result and call argument (the SQL) in the
 // conversation, and the real values of the run's result tables, held
-// locally whatever the model was shown.
+// locally whatever the model was shown. Result tables come first, so a
+// number is credited to its query's ref.
 func (r *run) numberPool() *evidence.Pool {
 	p := &evidence.Pool{}
+	for _, e := range r.evidence {
+		p.AddText(e.Ref, e.SQL)
+		if e.Table == nil {
+			continue
+		}
+		p.Add(e.Ref, float64(e.Table.Rows))
+		for _, row := range e.Table.Preview {
+			for _, cell := range row {
+				p.AddCell(e.Ref, cell)
+			}
+		}
+	}
 	for i, m := range r.msgs {
 		switch m.Role {
 		case llm.User:
@@ -72,18 +85,6 @@ func (r *run) numberPool() *evidence.Pool {
 		case llm.Assistant:
 			for _, c := range m.ToolCalls {
 				p.AddText(c.Name, string(c.Arguments))
-			}
-		}
-	}
-	for _, e := range r.evidence {
-		p.AddText(e.Ref, e.SQL)
-		if e.Table == nil {
-			continue
-		}
-		p.Add(e.Ref, float64(e.Table.Rows))
-		for _, row := range e.Table.Preview {
-			for _, cell := range row {
-				p.AddCell(e.Ref, cell)
 			}
 		}
 	}
