@@ -23,12 +23,12 @@ type run struct {
 	sink    Sink
 	started time.Time
 
-	msgs      []llm.Message // everything sent to the model
-	runStart  int           // msgs[runStart:] is this run's transcript
-	specs     []llm.ToolSpec
-	names     map[string]bool
-	toolNames []string       // sorted
-	repeats   map[string]int // failures per call (tool + arguments)
+	msgs     []llm.Message // everything sent to the model
+	runStart int           // msgs[runStart:] is this run's transcript
+	specs    []llm.ToolSpec
+	names    map[string]bool
+	reader   *CallReader
+	repeats  map[string]int // failures per call (tool + arguments)
 
 	step       int
 	limit      int    // the model's context window in tokens, 0 if unknown
@@ -45,11 +45,11 @@ type run struct {
 
 func newRun(a *Agent, in Input, sink Sink) *run {
 	r := &run{a: a, in: in, sink: sink, started: time.Now(), names: map[string]bool{}, repeats: map[string]int{}}
-	r.toolNames = a.cfg.Tools.Names()
 	for _, s := range a.cfg.Tools.Specs() {
 		r.specs = append(r.specs, llm.ToolSpec{Name: s.Name, Description: s.Description, Parameters: s.Parameters})
 		r.names[s.Name] = true
 	}
+	r.reader = NewCallReader(r.specs)
 	r.meta.Model = a.cfg.Model
 	r.meta.Provider = a.cfg.Provider.Name()
 	r.meta.Notes = in.Notes
