@@ -39,6 +39,7 @@ const (
 	FormatPython = "python"
 	FormatLlama  = "llama-function"
 	FormatReAct  = "react"
+	FormatTagged = "tagged" // a tool's name in a token or tag: DeepSeek, gpt-oss, Mistral [ARGS], <invoke>
 	FormatFinal  = "final-answer"
 )
 
@@ -54,7 +55,7 @@ func Parse(content string, t Tools) Parsed {
 		t.Primary = func(string) string { return "" }
 	}
 	text := stripSpecial(content)
-	for _, try := range []func(string, Tools) (Parsed, bool){llamaFunctions, react, pythonCalls} {
+	for _, try := range []func(string, Tools) (Parsed, bool){llamaFunctions, taggedCalls, react, pythonCalls} {
 		if p, ok := try(text, t); ok {
 			return p
 		}
@@ -86,7 +87,7 @@ func stripSpecial(s string) string {
 // agent frameworks teach models to call.
 func isFinal(name string) bool {
 	switch squash(name) {
-	case "finalanswer", "final", "answer", "respond", "finish":
+	case "finalanswer", "final", "answer", "respond", "finish", "directlyanswer", "directanswer":
 		return true
 	}
 	return false
@@ -146,16 +147,12 @@ func llamaFunctions(s string, t Tools) (Parsed, bool) {
 		}
 		rest.WriteString(s[prev:l[0]])
 		prev = after
-		body = strings.TrimSpace(body)
-		if body == "" {
-			body = "{}"
-		}
-		raw, ok := Repair(body)
-		if !ok || !strings.HasPrefix(string(raw), "{") {
+		raw, ok := taggedArgs(body)
+		if !ok {
 			p.Bounce = fmt.Sprintf("Your reply looks like a call to %s in Llama's <function=…> form, but its arguments are not one valid JSON object, so nothing was run.", name)
 			return Parsed{Rest: s, Bounce: p.Bounce, Format: FormatLlama}, true
 		}
-		p.Calls = append(p.Calls, Found{Name: name, Args: raw, Repaired: string(raw) != body})
+		p.Calls = append(p.Calls, Found{Name: name, Args: raw})
 	}
 	rest.WriteString(s[prev:])
 	p.Rest, p.Format = clean(rest.String()), FormatLlama
@@ -202,6 +199,12 @@ func react(s string, t Tools) (Parsed, bool) {
 		return finalAnswer(Parsed{Calls: found, Rest: before, Format: FormatReAct}), true
 	}
 	name := line
+	if i := strings.IndexByte(line, '['); i > 0 && strings.HasSuffix(line, "]") && isCallName(line[:i]) && t.IsTool(line[:i]) {
+		// MRKL's "Action: run_sql[SELECT …]".
+		if args, ok := reactArgs(line[:i], strings.TrimSpace(line[i+1:len(line)-1]), t); ok {
+			return Parsed{Calls: []Found{{Name: line[:i], Args: args}}, Rest: before, Format: FormatReAct}, true
+		}
+	}
 	if !isCallName(name) {
 		return Parsed{}, false // "Action: the model should …" is prose
 	}

@@ -53,6 +53,15 @@ func TestParse(t *testing.T) {
 		{"answer with example SQL stays text", "Use this query:\n```sql\nSELECT count(*) FROM orders\n```\nIt returns 40.", nil, "Use this query:\n```sql\nSELECT count(*) FROM orders\n```\nIt returns 40.", "", false},
 		{"answer naming a tool stays text", "I called run_sql and describe_table; the total is 40.", nil, "I called run_sql and describe_table; the total is 40.", "", false},
 		{"broken JSON call bounces", `{"name": "run_sql", "arguments": {"sql": "SELECT 1"`, nil, "", "", true},
+		{"deepseek tool tokens", "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>run_sql\n```json\n{\"sql\": \"SELECT 1\"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>", []string{`run_sql {"sql":"SELECT 1"}`}, "", FormatTagged, false},
+		{"gpt-oss harmony", `<|channel|>commentary to=functions.run_sql <|constrain|>json<|message|>{"sql":"SELECT 1"}<|call|>`, []string{`run_sql {"sql":"SELECT 1"}`}, "", FormatTagged, false},
+		{"mistral ARGS", `[TOOL_CALLS]run_sql[ARGS]{"sql": "SELECT 1"}`, []string{`run_sql {"sql":"SELECT 1"}`}, "", FormatTagged, false},
+		{"functionary recipient", ">>>describe_table\n{\"table\": \"orders\"}", []string{`describe_table {"table":"orders"}`}, "", FormatTagged, false},
+		{"qwen3-coder parameters", "<tool_call>\n<function=run_sql>\n<parameter=sql>\nSELECT 1\n</parameter>\n</function>\n</tool_call>", []string{`run_sql {"sql":"SELECT 1"}`}, "", FormatLlama, false},
+		{"invoke with parameters", "Let me count.\n<invoke name=\"run_sql\">\n<parameter name=\"sql\">SELECT 1</parameter>\n</invoke>", []string{`run_sql {"sql":"SELECT 1"}`}, "Let me count.", FormatTagged, false},
+		{"function_call key", `{"function_call": {"name": "run_sql", "arguments": "{\"sql\": \"SELECT 1\"}"}}`, []string{`run_sql {"sql":"SELECT 1"}`}, "", FormatJSON, false},
+		{"react MRKL brackets", "Action: run_sql[SELECT 1]", []string{`run_sql {"sql":"SELECT 1"}`}, "", FormatReAct, false},
+		{"command-r directly_answer", "Action: ```json\n[{\"tool_name\": \"directly_answer\", \"parameters\": {\"answer\": \"40 orders\"}}]\n```", nil, "40 orders", FormatFinal, false},
 		{"json still works", "```json\n{\"name\": \"run_sql\", \"arguments\": {\"sql\": \"SELECT 1\"}}\n```", []string{`run_sql {"sql":"SELECT 1"}`}, "", FormatJSON, false},
 	}
 	for _, c := range cases {
