@@ -63,7 +63,7 @@ func Match(name string, names []string) (string, bool) {
 // prefix.
 func squash(s string) string {
 	s = strings.ToLower(strings.TrimSpace(s))
-	for _, p := range []string{"functions.", "function.", "tools.", "tool."} {
+	for _, p := range []string{"functions.", "function.", "tools.", "tool.", "default_api.", "defaultapi.", "api."} {
 		s = strings.TrimPrefix(s, p)
 	}
 	var b strings.Builder

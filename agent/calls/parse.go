@@ -54,6 +54,32 @@ func Parse(content string, t Tools) Parsed {
 	if t.Primary == nil {
 		t.Primary = func(string) string { return "" }
 	}
+	p := parse(content, t)
+	for i, f := range p.Calls {
+		p.Calls[i].Args = objectArgs(f.Name, f.Args, t)
+	}
+	return p
+}
+
+// objectArgs makes arguments given as one bare value ("action_input":
+// "SELECT …") the tool's one required argument.
+func objectArgs(name string, args json.RawMessage, t Tools) json.RawMessage {
+	var v any
+	if json.Unmarshal(args, &v) != nil {
+		return args
+	}
+	if _, isObj := v.(map[string]any); isObj {
+		return args
+	}
+	key := t.Primary(name)
+	if s, ok := v.(string); ok && key != "" {
+		b, _ := json.Marshal(map[string]string{key: unfence(s)})
+		return b
+	}
+	return args
+}
+
+func parse(content string, t Tools) Parsed {
 	text := stripSpecial(content)
 	for _, try := range []func(string, Tools) (Parsed, bool){llamaFunctions, taggedCalls, react, pythonCalls} {
 		if p, ok := try(text, t); ok {
@@ -339,6 +365,12 @@ func skipPrefix(s string, i, lineEnd int) int {
 			i++
 		case strings.HasPrefix(s[i:], "print("):
 			i += len("print(")
+		case strings.HasPrefix(s[i:], "<tool_call>"):
+			i += len("<tool_call>")
+		case strings.HasPrefix(s[i:], "<|tool_call|>"):
+			i += len("<|tool_call|>")
+		case strings.HasPrefix(s[i:], "[TOOL_CALLS]"):
+			i += len("[TOOL_CALLS]")
 		default:
 			return i
 		}
@@ -385,14 +417,30 @@ func callRun(s string, start int, t Tools) ([]Found, int, error) {
 		if i < len(s) && isIdentStart(s[i]) {
 			continue
 		}
-		for i < len(s) && strings.IndexByte(" \t\r])`;", s[i]) >= 0 {
-			i++
+		for i < len(s) {
+			if strings.IndexByte(" \t\r])`;", s[i]) >= 0 {
+				i++
+			} else if tag := closingTag(s[i:]); tag != "" {
+				i += len(tag)
+			} else {
+				break
+			}
 		}
 		if i < len(s) && s[i] != '\n' {
 			return nil, 0, nil // prose follows on the line: a mention, not a call
 		}
 		return out, i, nil
 	}
+}
+
+// closingTag is a tag that may close a call's line, if s starts with one.
+func closingTag(s string) string {
+	for _, tag := range []string{"</tool_call>", "<|/tool_call|>", "</code>"} {
+		if strings.HasPrefix(s, tag) {
+			return tag
+		}
+	}
+	return ""
 }
 
 // fromPy turns a parsed Python call into a Found, or says why it cannot be

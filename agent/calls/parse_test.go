@@ -62,6 +62,9 @@ func TestParse(t *testing.T) {
 		{"function_call key", `{"function_call": {"name": "run_sql", "arguments": "{\"sql\": \"SELECT 1\"}"}}`, []string{`run_sql {"sql":"SELECT 1"}`}, "", FormatJSON, false},
 		{"react MRKL brackets", "Action: run_sql[SELECT 1]", []string{`run_sql {"sql":"SELECT 1"}`}, "", FormatReAct, false},
 		{"command-r directly_answer", "Action: ```json\n[{\"tool_name\": \"directly_answer\", \"parameters\": {\"answer\": \"40 orders\"}}]\n```", nil, "40 orders", FormatFinal, false},
+		{"python in tool_call tags", `<tool_call>run_sql(sql="SELECT 1")</tool_call>`, []string{`run_sql {"sql":"SELECT 1"}`}, "", FormatPython, false},
+		{"gemma default_api", "```tool_code\nprint(default_api.run_sql(sql=\"SELECT 1\"))\n```", []string{`default_api.run_sql {"sql":"SELECT 1"}`}, "", FormatPython, false},
+		{"langchain action_input string", `{"action": "run_sql", "action_input": "SELECT 1"}`, []string{`run_sql {"sql":"SELECT 1"}`}, "", FormatJSON, false},
 		{"json still works", "```json\n{\"name\": \"run_sql\", \"arguments\": {\"sql\": \"SELECT 1\"}}\n```", []string{`run_sql {"sql":"SELECT 1"}`}, "", FormatJSON, false},
 	}
 	for _, c := range cases {
