@@ -77,7 +77,7 @@ func (r *run) numberPool() *evidence.Pool {
 	for i, m := range r.msgs {
 		switch m.Role {
 		case llm.User:
-			if i <= r.runStart { // the user's words, not Loupe's notes to the model
+			if i <= r.runStart && !strings.HasPrefix(m.Content, challengeLead) { // the user's words, not Loupe's notes to the model
 				p.AddText("question", m.Content)
 			}
 		case llm.Tool:
@@ -90,6 +90,10 @@ func (r *run) numberPool() *evidence.Pool {
 	}
 	return p
 }
+
+// challengeLead opens the message that challenges an answer's numbers; a
+// later run's history holds it, and it backs nothing.
+const challengeLead = "Before this answer goes to the user:"
 
 // challenge checks an answer's numbers before it is accepted. The first
 // time in a run that some number is backed by nothing, the model is told
@@ -107,7 +111,7 @@ func (r *run) challenge(text string) bool {
 	r.challenged, r.meta.Challenged = true, true
 	r.emit(Event{Type: NumbersChecked, Numbers: &NumbersEvent{Checks: checks, Challenged: true}})
 	r.msgs = append(r.msgs, llm.Message{Role: llm.User, Content: fmt.Sprintf(
-		"Before this answer goes to the user: these numbers in it appear in no tool result of this run: %s. "+
+		challengeLead+" these numbers in it appear in no tool result of this run: %s. "+
 			"Run a query that computes them, or remove them and answer again without them. Do not state a number the data did not give you.",
 		evidence.List(bad))})
 	return true
