@@ -119,6 +119,7 @@ func callAfterThinking(thinking string, t calls.Tools) calls.Parsed {
 // tools is what the parser needs to know of the tools.
 func (c *CallReader) tools() calls.Tools {
 	return calls.Tools{
+		Names: c.names,
 		IsTool: func(name string) bool {
 			_, ok := calls.Match(name, c.names)
 			return ok

@@ -12,6 +12,9 @@ import (
 type Tools struct {
 	// IsTool reports whether a name (as written) means a tool.
 	IsTool func(string) bool
+	// Names are the tools' own names (optional): a tag counts as a call
+	// only when it names one of them, or a long alias.
+	Names []string
 	// Primary returns the argument a call written with one bare value
 	// means (run_sql("SELECT …") → "sql"), or "" when the tool has no
 	// single required argument. Nil means never.
@@ -39,6 +42,7 @@ const (
 	FormatPython = "python"
 	FormatLlama  = "llama-function"
 	FormatReAct  = "react"
+	FormatXML    = "xml"
 	FormatTagged = "tagged" // a tool's name in a token or tag: DeepSeek, gpt-oss, Mistral [ARGS], <invoke>
 	FormatFinal  = "final-answer"
 )
@@ -81,7 +85,7 @@ func objectArgs(name string, args json.RawMessage, t Tools) json.RawMessage {
 
 func parse(content string, t Tools) Parsed {
 	text := stripSpecial(content)
-	for _, try := range []func(string, Tools) (Parsed, bool){llamaFunctions, taggedCalls, react, pythonCalls} {
+	for _, try := range []func(string, Tools) (Parsed, bool){llamaFunctions, taggedCalls, react, pythonCalls, xmlCalls} {
 		if p, ok := try(text, t); ok {
 			return p
 		}

@@ -10,6 +10,7 @@ func testTools() Tools {
 	known := map[string]string{"run_sql": "sql", "describe_table": "table", "create_chart": "", "list_datasets": ""}
 	names := []string{"run_sql", "describe_table", "create_chart", "list_datasets"}
 	return Tools{
+		Names:  names,
 		IsTool: func(n string) bool { _, ok := Match(n, names); return ok },
 		Primary: func(n string) string {
 			m, _ := Match(n, names)
@@ -65,6 +66,10 @@ func TestParse(t *testing.T) {
 		{"python in tool_call tags", `<tool_call>run_sql(sql="SELECT 1")</tool_call>`, []string{`run_sql {"sql":"SELECT 1"}`}, "", FormatPython, false},
 		{"gemma default_api", "```tool_code\nprint(default_api.run_sql(sql=\"SELECT 1\"))\n```", []string{`default_api.run_sql {"sql":"SELECT 1"}`}, "", FormatPython, false},
 		{"langchain action_input string", `{"action": "run_sql", "action_input": "SELECT 1"}`, []string{`run_sql {"sql":"SELECT 1"}`}, "", FormatJSON, false},
+		{"xml tool tag with child tags", "<run_sql>\n<sql>SELECT 1</sql>\n</run_sql>", []string{`run_sql {"sql":"SELECT 1"}`}, "", FormatXML, false},
+		{"xml name and arguments tags", "<tool_call><name>describe_table</name><arguments>{\"table\": \"orders\"}</arguments></tool_call>", []string{`describe_table {"table":"orders"}`}, "", FormatXML, false},
+		{"xml in prose is not a call", "The <sql> tag is not a call, and <b>40</b> is bold.", nil, "The <sql> tag is not a call, and <b>40</b> is bold.", "", false},
+		{"python adjacent strings join", "run_sql(sql=\"SELECT count(*) \"\n  \"FROM orders\")", []string{`run_sql {"sql":"SELECT count(*) FROM orders"}`}, "", FormatPython, false},
 		{"json still works", "```json\n{\"name\": \"run_sql\", \"arguments\": {\"sql\": \"SELECT 1\"}}\n```", []string{`run_sql {"sql":"SELECT 1"}`}, "", FormatJSON, false},
 	}
 	for _, c := range cases {

@@ -121,7 +121,7 @@ func (p *pyParser) value() (any, error) {
 	c := p.s[p.i]
 	switch {
 	case c == '"' || c == '\'':
-		return p.str()
+		return p.strings()
 	case c == '[' || c == '(':
 		return p.list(map[byte]byte{'[': ']', '(': ')'}[c])
 	case c == '{':
@@ -150,6 +150,24 @@ func (p *pyParser) value() (any, error) {
 		return nil, fmt.Errorf("%s is a name, not a value; quote text", word)
 	}
 	return nil, fmt.Errorf("cannot read a value at %q", clip(p.s[p.i:]))
+}
+
+// strings reads adjacent string literals, which Python joins: "a" 'b'.
+func (p *pyParser) strings() (string, error) {
+	out, err := p.str()
+	for err == nil {
+		save := p.i
+		p.space()
+		if p.i >= len(p.s) || (p.s[p.i] != '"' && p.s[p.i] != '\'') {
+			p.i = save
+			break
+		}
+		var more string
+		if more, err = p.str(); err == nil {
+			out += more
+		}
+	}
+	return out, err
 }
 
 func (p *pyParser) str() (string, error) {
