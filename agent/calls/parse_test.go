@@ -55,6 +55,8 @@ func TestParse(t *testing.T) {
 		{"answer naming a tool stays text", "I called run_sql and describe_table; the total is 40.", nil, "I called run_sql and describe_table; the total is 40.", "", false},
 		{"broken JSON call bounces", `{"name": "run_sql", "arguments": {"sql": "SELECT 1"`, nil, "", "", true},
 		{"deepseek tool tokens", "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>run_sql\n```json\n{\"sql\": \"SELECT 1\"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>", []string{`run_sql {"sql":"SELECT 1"}`}, "", FormatTagged, false},
+		{"deepseek ascii bars, two calls", "<|tool▁calls▁begin|><|tool▁call▁begin|>function<|tool▁sep|>run_sql\n{\"sql\": \"SELECT 1\"}<|tool▁call▁end|>\n<|tool▁call▁begin|>function<|tool▁sep|>describe_table\n{\"table\": \"t\"}<|tool▁call▁end|><|tool▁calls▁end|>", []string{`run_sql {"sql":"SELECT 1"}`, `describe_table {"table":"t"}`}, "", FormatTagged, false},
+		{"deepseek v3.1 name before the separator", "Let me look.<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>describe_table<｜tool▁sep｜>{\"table\": \"t\"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>", []string{`describe_table {"table":"t"}`}, "Let me look.", FormatTagged, false},
 		{"gpt-oss harmony", `<|channel|>commentary to=functions.run_sql <|constrain|>json<|message|>{"sql":"SELECT 1"}<|call|>`, []string{`run_sql {"sql":"SELECT 1"}`}, "", FormatTagged, false},
 		{"mistral ARGS", `[TOOL_CALLS]run_sql[ARGS]{"sql": "SELECT 1"}`, []string{`run_sql {"sql":"SELECT 1"}`}, "", FormatTagged, false},
 		{"functionary recipient", ">>>describe_table\n{\"table\": \"orders\"}", []string{`describe_table {"table":"orders"}`}, "", FormatTagged, false},

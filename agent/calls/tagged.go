@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"sort"
 	"strings"
 )
 
@@ -21,7 +22,9 @@ type tagged struct {
 }
 
 var (
-	deepseekSep = regexp.MustCompile(`<｜tool▁sep｜>([\w.\-]+)`)
+	// DeepSeek V3: "function<｜tool▁sep｜>name"; V3.1: "name<｜tool▁sep｜>{…}";
+	// the bars may be fullwidth or ASCII, the ▁ an underscore.
+	deepseekSep = regexp.MustCompile(`([\w.\-]*)<[|｜]tool[▁_ ]sep[|｜]>([\w.\-]*)`)
 	harmonyTo   = regexp.MustCompile(`to=(?:functions\.)?([\w.\-]+)[^<\n]*(?:<\|constrain\|>\s*\w+\s*)?<\|message\|>`)
 	mistralArgs = regexp.MustCompile(`(?:\[TOOL_CALLS\]\s*)?([\w.\-]+)\[ARGS\]`)
 	functionary = regexp.MustCompile(`(?m)^>>>\s*([\w.\-]+)\s*\n`)
@@ -32,7 +35,16 @@ var (
 // taggedCalls reads the calls of the token-and-tag formats.
 func taggedCalls(s string, t Tools) (Parsed, bool) {
 	var opens []tagged
-	for _, re := range []*regexp.Regexp{deepseekSep, harmonyTo, mistralArgs, functionary, invokeOpen} {
+	for _, m := range deepseekSep.FindAllStringSubmatchIndex(s, -1) {
+		before, after := s[m[2]:m[3]], s[m[4]:m[5]]
+		switch {
+		case after != "" && (before == "" || before == "function"):
+			opens = append(opens, tagged{start: m[0], argsAt: m[1], name: after})
+		case before != "" && after == "":
+			opens = append(opens, tagged{start: m[2], argsAt: m[1], name: before})
+		}
+	}
+	for _, re := range []*regexp.Regexp{harmonyTo, mistralArgs, functionary, invokeOpen} {
 		for _, m := range re.FindAllStringSubmatchIndex(s, -1) {
 			opens = append(opens, tagged{start: m[0], argsAt: m[1], name: s[m[2]:m[3]]})
 		}
@@ -40,6 +52,7 @@ func taggedCalls(s string, t Tools) (Parsed, bool) {
 	if len(opens) == 0 {
 		return Parsed{}, false
 	}
+	sort.Slice(opens, func(i, j int) bool { return opens[i].start < opens[j].start })
 	var p Parsed
 	for _, o := range opens {
 		if !t.IsTool(o.name) && !isFinal(o.name) {
@@ -69,7 +82,7 @@ func firstStart(opens []tagged) int {
 }
 
 var (
-	specialToken = regexp.MustCompile(`<｜[^｜]*｜>|<\|[\w/]+\|>|\[TOOL_CALLS\]`)
+	specialToken = regexp.MustCompile(`<｜[^｜]*｜>|<\|[\w/▁]+\|>|\[TOOL_CALLS\]`)
 	channelWords = regexp.MustCompile(`(?:\b(?:assistant|commentary|function)\b\s*)+$`)
 )
 
