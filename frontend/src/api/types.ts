@@ -202,6 +202,8 @@ export type AgentEventType =
   | 'chart'
   | 'question'
   | 'usage'
+  /** An answer's numbers checked against the run's results (numbers: NumbersEvent). */
+  | 'numbers_checked'
   | 'run_finished';
 
 export type RunStatus = 'done' | 'needs_input' | 'canceled' | 'failed' | 'limit';
@@ -252,6 +254,13 @@ export interface AgentEvent {
   question?: Question;
   usage?: Usage;
   finished?: Outcome;
+  numbers?: NumbersEvent;
+}
+
+/** The check of one answer's numbers; challenged: the model was asked to back or withdraw them. */
+export interface NumbersEvent {
+  checks: NumberCheck[];
+  challenged?: boolean;
 }
 
 export interface Finding {
