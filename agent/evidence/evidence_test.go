@@ -15,7 +15,7 @@ func TestClaims(t *testing.T) {
 		{"West has 45% of sales, up 3.5 pp.", []string{"45%", "3.5 pp"}},
 		{"About $1.2M, or 12k orders, 3 million rows.", []string{"1.2M", "12k", "3 million"}},
 		{"1. West leads\n2) East follows with 12", []string{"12"}},
-		{"See [q1] and [q2, c1]; Q3 was best; region_2 and the 3rd row.", nil},
+		{"See [q1] and [q2, c1]; Q3 was best; region_2 and the 3rd row; West is #1, 1.5x East.", nil},
 		{"Orders on 2024-03-01 at 10:30, and 3/4/2024.", nil},
 		{"The total is {{q2.total[0]}}, from 5 stores.", []string{"5"}},
 		{"It fell to -12.5 from 3-4 items.", []string{"-12.5", "3", "4"}},

@@ -109,12 +109,13 @@ func parse(text string, start, end int) (Number, bool) {
 	return n, true
 }
 
-// inWord reports whether the number is part of a word or name: a letter,
-// digit or underscore touches it, or it is followed by a letter (3rd, 5x).
+// inWord reports whether the number is part of a word, name or rank: a
+// letter, digit, underscore or '#' touches it, or a letter follows it
+// (3rd, 5x).
 func inWord(text string, start, end int) bool {
 	if start > 0 {
 		r, _ := utf8.DecodeLastRuneInString(text[:start])
-		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '.' && start > 1 && unicode.IsDigit(rune(text[start-2])) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '#' || r == '.' && start > 1 && unicode.IsDigit(rune(text[start-2])) {
 			return true
 		}
 	}
