@@ -140,6 +140,9 @@ var faults = []fault{
 	{name: "final_answer call is the answer", answer: `final_answer(answer="` + right + `")`, turns: []fake.Turn{fake.Calls(sqlCall(`{"sql":"` + countSQL + `"}`))}},
 	{name: "answer showing SQL and a tool name stays an answer", keepText: "```sql\n" + countSQL + "\n```", answer: right + " I counted them with run_sql:\n```sql\n" + countSQL + "\n```",
 		turns: []fake.Turn{fake.Calls(sqlCall(`{"sql":"` + countSQL + `"}`))}},
+	{name: "DeepSeek tool tokens", turns: []fake.Turn{text("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>run_sql\n```json\n{\"sql\": \"" + countSQL + "\"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>")}},
+	{name: "Qwen3-Coder parameter tags", turns: []fake.Turn{text("<tool_call>\n<function=run_sql>\n<parameter=sql>\n" + countSQL + "\n</parameter>\n</function>\n</tool_call>")}},
+	{name: "Mistral [TOOL_CALLS]name[ARGS]", turns: []fake.Turn{text(`[TOOL_CALLS]run_sql[ARGS]{"sql": "` + countSQL + `"}`)}},
 	{name: "endless calls hit the step limit", status: agent.Limit, maxSteps: 4, turns: []fake.Turn{
 		fake.Calls(sqlCall(`{"sql":"SELECT 1"}`)), fake.Calls(sqlCall(`{"sql":"SELECT 2"}`)), fake.Calls(sqlCall(`{"sql":"SELECT 3"}`)),
 		fake.Calls(sqlCall(`{"sql":"SELECT 4"}`)), fake.Calls(sqlCall(`{"sql":"SELECT 5"}`)),
