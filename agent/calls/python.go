@@ -1,6 +1,7 @@
 package calls
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -268,4 +269,174 @@ func clip(s string) string {
 		return s[:20] + "…"
 	}
 	return s
+}
+
+// pythonCalls reads Python-style calls standing on their own lines: bare,
+// in a ```tool_code / ```python fence, as a [list], or wrapped in
+// print(…). A call to a tool whose arguments cannot be read is bounced
+// when it is the first thing in the reply.
+func pythonCalls(s string, t Tools) (Parsed, bool) {
+	var p Parsed
+	var rest strings.Builder
+	prev := 0
+	for i := 0; i < len(s); {
+		lineEnd := strings.IndexByte(s[i:], '\n')
+		if lineEnd < 0 {
+			lineEnd = len(s)
+		} else {
+			lineEnd += i
+		}
+		start := skipPrefix(s, i, lineEnd)
+		cs, end, err := callRun(s, start, t)
+		var u *unreadable
+		if errors.As(err, &u) || (err != nil && len(p.Calls) == 0 && onlyThing(s, i, start)) {
+			return Parsed{Rest: s, Format: FormatPython, Bounce: bounceText(err)}, true
+		}
+		if len(cs) == 0 {
+			i = lineEnd + 1
+			continue
+		}
+		rest.WriteString(s[prev:i])
+		p.Calls = append(p.Calls, cs...)
+		prev = end
+		i = end
+	}
+	if len(p.Calls) == 0 {
+		return Parsed{}, false
+	}
+	rest.WriteString(s[prev:])
+	p.Rest, p.Format = clean(rest.String()), FormatPython
+	return finalAnswer(p), true
+}
+
+// unreadable is a call that was surely meant as one but cannot be read
+// unambiguously.
+type unreadable struct{ msg string }
+
+func (u *unreadable) Error() string { return u.msg }
+
+func bounceText(err error) string {
+	var u *unreadable
+	if errors.As(err, &u) {
+		return u.msg
+	}
+	return fmt.Sprintf("Your reply looks like a Python-style call, but it cannot be read (%v), so nothing was run.", err)
+}
+
+// skipPrefix skips what may precede a call on its line: spaces, "[",
+// backticks, "print(".
+func skipPrefix(s string, i, lineEnd int) int {
+	for i < lineEnd {
+		switch {
+		case s[i] == ' ' || s[i] == '\t' || s[i] == '[' || s[i] == '`':
+			i++
+		case strings.HasPrefix(s[i:], "print("):
+			i += len("print(")
+		case strings.HasPrefix(s[i:], "<tool_call>"):
+			i += len("<tool_call>")
+		case strings.HasPrefix(s[i:], "<|tool_call|>"):
+			i += len("<|tool_call|>")
+		case strings.HasPrefix(s[i:], "[TOOL_CALLS]"):
+			i += len("[TOOL_CALLS]")
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// onlyThing reports whether nothing but fence/prefix junk precedes s[start]
+// in the reply, so a failed call there was surely meant as a call.
+func onlyThing(s string, lineStart, start int) bool {
+	before := strings.TrimSpace(s[:lineStart])
+	for _, f := range []string{"```tool_code", "```python", "```py", "```"} {
+		before = strings.TrimSpace(strings.TrimPrefix(before, f))
+	}
+	return before == "" && start < len(s)
+}
+
+// callRun reads one or more calls to tools from s[start] (a [list] or
+// "a(…), b(…)") and checks that only closing junk follows them on their
+// line. It returns the calls and the index after that line's end.
+func callRun(s string, start int, t Tools) ([]Found, int, error) {
+	var out []Found
+	i := start
+	for {
+		c, err := parsePyCall(s, i)
+		if err == errNotCall {
+			return nil, 0, nil
+		}
+		if !t.IsTool(c.name) && !isFinal(c.name) {
+			return nil, 0, nil
+		}
+		if err != nil {
+			return nil, 0, fmt.Errorf("%s: %w", c.name, err)
+		}
+		f, bounce := fromPy(c, t)
+		if bounce != "" {
+			return nil, c.end, &unreadable{bounce}
+		}
+		out = append(out, f)
+		i = c.end
+		for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == ',' || s[i] == ';') {
+			i++
+		}
+		if i < len(s) && isIdentStart(s[i]) {
+			continue
+		}
+		for i < len(s) {
+			if strings.IndexByte(" \t\r])`;", s[i]) >= 0 {
+				i++
+			} else if tag := closingTag(s[i:]); tag != "" {
+				i += len(tag)
+			} else {
+				break
+			}
+		}
+		if i < len(s) && s[i] != '\n' {
+			return nil, 0, nil // prose follows on the line: a mention, not a call
+		}
+		return out, i, nil
+	}
+}
+
+// closingTag is a tag that may close a call's line, if s starts with one.
+func closingTag(s string) string {
+	for _, tag := range []string{"</tool_call>", "<|/tool_call|>", "</code>"} {
+		if strings.HasPrefix(s, tag) {
+			return tag
+		}
+	}
+	return ""
+}
+
+// fromPy turns a parsed Python call into a Found, or says why it cannot be
+// read unambiguously.
+func fromPy(c pyCall, t Tools) (Found, string) {
+	args := map[string]any{}
+	for k, v := range c.keywords {
+		args[k] = v
+	}
+	switch len(c.positional) {
+	case 0:
+	case 1:
+		key := t.Primary(c.name)
+		if isFinal(c.name) {
+			key = "answer"
+		}
+		if key == "" {
+			return Found{}, fmt.Sprintf("Your call to %s passes a value without naming its argument, so nothing was run.", c.name)
+		}
+		if _, dup := args[key]; dup {
+			return Found{}, fmt.Sprintf("Your call to %s gives %s twice, so nothing was run.", c.name, key)
+		}
+		args[key] = c.positional[0]
+	default:
+		return Found{}, fmt.Sprintf("Your call to %s passes %d values without naming their arguments, so nothing was run.", c.name, len(c.positional))
+	}
+	b, err := json.Marshal(args)
+	if err != nil {
+		return Found{}, fmt.Sprintf("The arguments of your call to %s cannot be read, so nothing was run.", c.name)
+	}
+	return Found{Name: c.name, Args: b}, ""
 }
