@@ -30,8 +30,17 @@ const (
 // {{query:q2}} and a bare {{c1}}, in any case.
 var placeholderRe = regexp.MustCompile(`(?i)\{\{\s*(?:(chart|figure|table|query)\s*[:=]\s*)?([A-Za-z][\w-]*)\s*\}\}`)
 
-// markdownImage matches an inline image the model wrote itself.
-var markdownImage = regexp.MustCompile(`!\[[^\]\n]*\]\([^)\n]*\)`)
+// markdownImage matches an image the model wrote itself: inline
+// (![a](url)), reference-style (![a][1], ![a][]) and shortcut (![a], which
+// a reader resolves against a [a]: url definition).
+var markdownImage = regexp.MustCompile(`!\[[^\]\n]*\](?:\([^)\n]*\)|\[[^\]\n]*\])?`)
+
+// loadingTag matches an HTML tag a markdown reader would let fetch
+// something (an image, a frame, a script, a style sheet, media) when it
+// shows report.md. Other angle brackets (a < b, <email_3>) are left alone.
+// A script or style element goes with its content, which is not text for
+// the reader.
+var loadingTag = regexp.MustCompile(`(?i)<(script|style)\b[^>]*>.*?</(?:script|style)\s*>|</?(?:img|picture|source|video|audio|track|iframe|frame|object|embed|link|script|style|svg|image|input|meta|base|form)\b[^>]*>`)
 
 var atxHeading = regexp.MustCompile(`^ {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$`)
 

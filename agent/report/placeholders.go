@@ -85,13 +85,15 @@ func (c *composer) resolve(lines []string) []string {
 	return out
 }
 
-// removeImages drops image links the model wrote: every picture in the
-// report comes from the exploration.
+// removeImages drops image links and loading HTML tags the model wrote:
+// every picture in the report comes from the exploration, and report.md,
+// read in any markdown viewer, must fetch nothing the model named.
 func (c *composer) removeImages(l string) string {
-	return markdownImage.ReplaceAllStringFunc(l, func(m string) string {
+	drop := func(m string) string {
 		c.notice(NoticeImageRemoved, "", "Removed an image the model linked itself: %s", m)
 		return ""
-	})
+	}
+	return loadingTag.ReplaceAllStringFunc(markdownImage.ReplaceAllStringFunc(l, drop), drop)
 }
 
 // block resolves one placeholder to its canonical line, or "" when it is
