@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/loupeapp/loupe/agent/llm/provider"
 	"github.com/loupeapp/loupe/app/assemble"
+	"github.com/loupeapp/loupe/data/privacy"
 )
 
 func init() {
@@ -45,6 +47,18 @@ func runSearch(ctx context.Context, e env, args []string) int {
 		return fail(e, err)
 	}
 	defer ret.Close()
+	if cfg.EmbedModel != "" {
+		// The embedding requests carry table and column names: kept, like
+		// every request to a model server on another machine, for no
+		// conversation (loupe outbox prints them).
+		st, err := openStore(ctx, *ws)
+		if err != nil {
+			return fail(e, err)
+		}
+		defer st.Close()
+		lvl := privacy.Default(provider.ServerURL(*cfg))
+		cfg.HTTPClient = assemble.TeeClient(assemble.Outbox{Store: st, Level: lvl}, os.Getenv)
+	}
 	if err := ret.UseEmbedding(ctx, *cfg); err != nil {
 		return fail(e, err)
 	}
