@@ -79,7 +79,7 @@ func split(text string, r lexRules) []stmt {
 			cur.WriteByte(c)
 			i++
 			continue
-		case c == '-' && strings.HasPrefix(s[i:], "--") && (!r.dashNeedSpace || i+2 >= len(s) || isSpace(s[i+2])),
+		case c == '-' && strings.HasPrefix(s[i:], "--") && (!r.dashNeedSpace || i+2 >= len(s) || dashCommentAfter(s[i+2])),
 			c == '#' && r.hashComment:
 			j := strings.IndexAny(s[i:], "\n\r")
 			if j < 0 {
@@ -150,6 +150,12 @@ func split(text string, r lexRules) []stmt {
 // the common ones as whitespace, and counting the rest as whitespace too
 // only makes more names look called.
 func isSpace(c byte) bool { return c <= ' ' && c != 0 }
+
+// dashCommentAfter says whether MySQL and MariaDB start a -- comment when
+// c follows the dashes: a space or a control character (my_isspace or
+// my_iscntrl), DEL (0x7f) included. Were DEL read as code, a quote after
+// it would hide what the server runs in a string.
+func dashCommentAfter(c byte) bool { return isSpace(c) || c == 0x7f }
 
 func isWordStart(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
