@@ -19,6 +19,7 @@ type lexRules struct {
 	nested        bool // /* */ comments nest (PostgreSQL)
 	dollar        bool // $tag$ … $tag$ strings, E'…' escapes and U&"…" identifiers (PostgreSQL)
 	execComment   bool // /*! … */ and MariaDB's /*M! … */ comments are run as code (MySQL)
+	tclVars       bool // $name, @name, :name, #name variables, with Tcl's ::name and (…) parts (SQLite)
 }
 
 // tokKind is what a token of a statement is.
@@ -117,6 +118,8 @@ func split(text string, r lexRules) []stmt {
 			j, kind = guard.QuotedEnd(s, i+2, '"', false), tIdent
 		case (c == 'e' || c == 'E') && r.dollar && i+1 < len(s) && s[i+1] == '\'' && !(i > 0 && isWord(s[i-1])):
 			j, kind = guard.QuotedEnd(s, i+1, '\'', true), tString
+		case r.tclVars && strings.IndexByte("$@:#", c) >= 0:
+			j = tclVariableEnd(s, i)
 		case c == '$' && r.dollar && !(i > 0 && isWord(s[i-1])):
 			if tag, ok := dollarTag(s, i); ok {
 				kind = tString
@@ -184,6 +187,34 @@ func commentEnd(s string, i int, nested bool) int {
 		}
 	}
 	return len(s)
+}
+
+// tclVariableEnd returns the end of the SQLite variable that starts at i
+// ($, @, : or #), as SQLite's tokenizer reads it: name characters, "::"
+// between them, and a final (…) up to a space or ")", whatever it holds
+// ($a(') is one token there, not a quote). The (…) ends at SQLite's own
+// spaces (sqlite3Isspace), not at every control byte.
+func tclVariableEnd(s string, i int) int {
+	n, j := 0, i+1
+	for j < len(s) {
+		switch c := s[j]; {
+		case isWord(c):
+			n++
+			j++
+		case c == '(' && n > 0:
+			for j++; j < len(s) && !strings.ContainsRune(" \t\n\v\f\r", rune(s[j])) && s[j] != ')'; j++ {
+			}
+			if j < len(s) && s[j] == ')' {
+				j++
+			}
+			return j
+		case c == ':' && j+1 < len(s) && s[j+1] == ':':
+			j += 2
+		default:
+			return j
+		}
+	}
+	return j
 }
 
 // dollarTag returns the $tag$ that opens a dollar-quoted string at i.
