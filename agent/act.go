@@ -43,7 +43,7 @@ func (r *run) act(ctx context.Context, calls []llm.ToolCall) (ended bool, err er
 // reads; only ctx ending is returned as an error.
 func (r *run) call(ctx context.Context, call llm.ToolCall) (tools.Result, time.Duration, error) {
 	r.emit(Event{Type: ToolCalled, Call: &CallEvent{ID: call.ID, Name: call.Name, Arguments: encodable(call.Arguments)}})
-	name, args, note, failure := r.resolve(call)
+	name, args, note, failure := r.reader.Resolve(call)
 	if failure != "" {
 		return tools.Result{ForModel: failure, Summary: oneLine(failure), Failed: true,
 			Display: tools.Display{Kind: tools.KindError, Text: failure}}, 0, nil

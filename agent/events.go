@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/loupeapp/loupe/agent/evidence"
 	"github.com/loupeapp/loupe/agent/llm"
 	"github.com/loupeapp/loupe/tools"
 )
@@ -23,7 +24,10 @@ const (
 	ChartMade     EventType = "chart"
 	QuestionAsked EventType = "question"
 	UsageReported EventType = "usage"
-	RunFinished   EventType = "run_finished" // exactly once per run, always last
+	// NumbersChecked reports the numbers of an answer checked against the
+	// run's tool results; the challenge, if any, is sent back to the model.
+	NumbersChecked EventType = "numbers_checked"
+	RunFinished    EventType = "run_finished" // exactly once per run, always last
 )
 
 // Status is how a run ended.
@@ -53,6 +57,15 @@ type Event struct {
 	Question *tools.Question `json:"question,omitempty"`
 	Usage    *llm.Usage      `json:"usage,omitempty"` // this step's usage
 	Finished *Outcome        `json:"finished,omitempty"`
+	Numbers  *NumbersEvent   `json:"numbers,omitempty"`
+}
+
+// NumbersEvent is the check of one answer's numbers.
+type NumbersEvent struct {
+	Checks []evidence.Check `json:"checks"`
+	// Challenged is true when the model was asked to back or withdraw the
+	// unbacked numbers (once per run); false on the answer the user gets.
+	Challenged bool `json:"challenged,omitempty"`
 }
 
 // CallEvent is a tool call as the model made it.

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"github.com/loupeapp/loupe/agent/evidence"
 	"github.com/loupeapp/loupe/agent/llm"
 	"github.com/loupeapp/loupe/tools"
 )
@@ -16,9 +17,13 @@ type Outcome struct {
 	// Answer is the model's final text as written (reasoning removed).
 	Answer string `json:"answer,omitempty"`
 	// Summary and Findings are parsed from Answer.
-	Summary  string          `json:"summary,omitempty"`
-	Findings []Finding       `json:"findings,omitempty"`
-	Question *tools.Question `json:"question,omitempty"` // NeedsInput only
+	Summary  string    `json:"summary,omitempty"`
+	Findings []Finding `json:"findings,omitempty"`
+	// Numbers are the answer's numbers checked against the run's tool
+	// results; those nothing backs are marked evidence.Mark in Answer,
+	// Summary and Findings.
+	Numbers  []evidence.Check `json:"numbers,omitempty"`
+	Question *tools.Question  `json:"question,omitempty"` // NeedsInput only
 	// Evidence is every query and chart the run made, by ref.
 	Evidence []Evidence `json:"evidence,omitempty"`
 	// Transcript is the conversation of this run after the system prompt:
@@ -54,6 +59,8 @@ type Meta struct {
 	FailedCalls      int        `json:"failed_calls"`
 	TextCalls        int        `json:"text_calls,omitempty"`    // tool calls recovered from the reply's text
 	TextProtocol     bool       `json:"text_protocol,omitempty"` // the model took no native tools
+	Unverified       int        `json:"unverified,omitempty"`    // numbers of the answer nothing backs (marked)
+	Challenged       bool       `json:"challenged,omitempty"`    // the model was asked to back or withdraw numbers
 	Compacted        int        `json:"compacted,omitempty"`     // messages compacted to fit the context
 	PromptTokens     int        `json:"prompt_tokens"`
 	CompletionTokens int        `json:"completion_tokens"`

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/loupeapp/loupe/agent/evidence"
 	"github.com/loupeapp/loupe/agent/llm"
 	"github.com/loupeapp/loupe/tools"
 )
@@ -22,32 +23,33 @@ type run struct {
 	sink    Sink
 	started time.Time
 
-	msgs      []llm.Message // everything sent to the model
-	runStart  int           // msgs[runStart:] is this run's transcript
-	specs     []llm.ToolSpec
-	names     map[string]bool
-	toolNames []string       // sorted
-	repeats   map[string]int // failures per call (tool + arguments)
+	msgs     []llm.Message // everything sent to the model
+	runStart int           // msgs[runStart:] is this run's transcript
+	specs    []llm.ToolSpec
+	names    map[string]bool
+	reader   *CallReader
+	repeats  map[string]int // failures per call (tool + arguments)
 
-	step     int
-	limit    int    // the model's context window in tokens, 0 if unknown
-	textMode bool   // the model takes no native tools: use the text protocol
-	bounce   string // set by recoverCalls: a broken call to send back instead of answering
-	failures int    // consecutive failed tool calls
-	empty    int    // empty replies so far
-	nq, nc   int    // evidence counters
-	evidence []Evidence
-	question *tools.Question
-	meta     Meta
+	step       int
+	limit      int    // the model's context window in tokens, 0 if unknown
+	textMode   bool   // the model takes no native tools: use the text protocol
+	bounce     string // set by recoverCalls: a broken call to send back instead of answering
+	challenged bool   // the model was asked once to back or withdraw numbers
+	failures   int    // consecutive failed tool calls
+	empty      int    // empty replies so far
+	nq, nc     int    // evidence counters
+	evidence   []Evidence
+	question   *tools.Question
+	meta       Meta
 }
 
 func newRun(a *Agent, in Input, sink Sink) *run {
 	r := &run{a: a, in: in, sink: sink, started: time.Now(), names: map[string]bool{}, repeats: map[string]int{}}
-	r.toolNames = a.cfg.Tools.Names()
 	for _, s := range a.cfg.Tools.Specs() {
 		r.specs = append(r.specs, llm.ToolSpec{Name: s.Name, Description: s.Description, Parameters: s.Parameters})
 		r.names[s.Name] = true
 	}
+	r.reader = NewCallReader(r.specs)
 	r.meta.Model = a.cfg.Model
 	r.meta.Provider = a.cfg.Provider.Name()
 	r.meta.Notes = in.Notes
@@ -101,6 +103,9 @@ func (r *run) loop(parent context.Context) *Outcome {
 					continue
 				}
 				return r.finish(Failed, "the model returned an empty reply twice; try again, or choose another model in Settings")
+			}
+			if r.step < max && r.challenge(msg.Content) {
+				continue
 			}
 			return r.answer(msg.Content)
 		}
@@ -211,6 +216,8 @@ func (r *run) finish(status Status, reason string) *Outcome {
 func (r *run) answer(text string) *Outcome {
 	out := r.finish(Done, "")
 	out.Answer = strings.TrimSpace(text)
+	out.Answer, out.Numbers = r.holdToEvidence(out.Answer)
+	out.Meta.Unverified = len(evidence.Unbacked(out.Numbers))
 	out.Summary, out.Findings = parseAnswer(out.Answer, r.refs())
 	return out
 }

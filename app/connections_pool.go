@@ -195,6 +195,9 @@ func (a *App) openRemote(ctx context.Context, name string) (*assemble.Remote, er
 		return nil, err
 	}
 	r := assemble.NewRemote(p.Name, src, sch)
+	if ps, err := a.profiles(); err == nil {
+		r.Dir = ps.CacheDir(p.Name) // its private-column marks are kept there
+	}
 	if err := a.useNotes(ctx, r); err != nil {
 		_ = r.Close()
 		return nil, err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/loupeapp/loupe/app/assemble"
 	"strings"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
@@ -117,6 +118,9 @@ func AsError(err error) *Error {
 		return &Error{Code: CodeNotFound, Message: upperFirst(err.Error()), Hint: "", Err: err}
 	case errors.As(err, &de):
 		return sqlError(de)
+	case errors.Is(err, assemble.ErrSchemaLevel):
+		return &Error{Code: CodeInvalid, Message: "The schema privacy level is not available yet: nothing was sent.",
+			Hint: "Choose open or masked for this model server in Settings → Privacy (or --privacy).", Err: err}
 	}
 	return &Error{Code: CodeInternal, Message: upperFirst(err.Error()),
 		Hint: "This looks like a bug or a problem with this computer; the log has details.", Err: err}

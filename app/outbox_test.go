@@ -39,7 +39,7 @@ func TestWindowKeepsWhatWasSent(t *testing.T) {
 	if _, err := e.app.WriteReport(chat, res.RunID); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.app.SetPrivacy("schema"); err != nil {
+	if err := e.app.SetPrivacy("open"); err != nil { // schema is refused until it is built
 		t.Fatal(err)
 	}
 	res2, err := e.app.Ask(chat, "And now?")
@@ -71,7 +71,7 @@ func TestWindowKeepsWhatWasSent(t *testing.T) {
 			t.Errorf("request %d differs", i)
 		}
 	}
-	if got := strings.Join(levels, " "); got != "masked masked masked schema" {
+	if got := strings.Join(levels, " "); got != "masked masked masked open" {
 		t.Errorf("levels %s", got)
 	}
 	if _, err := e.app.SentOf("run_nope"); codeOf(t, err) != app.CodeNotFound {
@@ -92,7 +92,7 @@ func TestWindowKeepsWhatWasSent(t *testing.T) {
 	}
 	listed := false
 	for _, r := range loose {
-		listed = listed || (strings.HasSuffix(r.URL, "/api/tags") && r.Level == "schema" && r.MessageID == "")
+		listed = listed || (strings.HasSuffix(r.URL, "/api/tags") && r.Level == "open" && r.MessageID == "")
 	}
 	if !listed {
 		t.Errorf("no model listing among the requests for no conversation: %+v", loose)

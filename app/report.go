@@ -109,6 +109,11 @@ func (a *App) WriteReport(chatID, runID string) (*Report, error) {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	ctx, p, release, err := a.guardReport(ctx, chatID, p)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	if !a.runs.add(reportKey(runID), cancel) {
 		return nil, newError(CodeBusy, "This report is already being written.", "Wait for it, or press Stop.")
 	}

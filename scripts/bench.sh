@@ -49,6 +49,9 @@ echo "== guard + execution overhead (trivial query; target: added <= 2 ms)"
 rounds "guarded query" query.test '^BenchmarkRawTrivial$' '^BenchmarkGuardedTrivial$' 2000x ms 1e6
 echo "== CSV load, $rows rows (target: ratio <= 1.15 against DuckDB's CREATE TABLE AS read_csv)"
 rounds "load CSV" load.test '^BenchmarkLoadCSV$/^duckdb_ctas$' '^BenchmarkLoadCSV$/^loupe$' 1x s 1e9
+echo "== wide CSV: 10,000 columns × 20 rows against 10 × 20,000 (same cells), and against DuckDB's read_csv of the same file"
+rounds "load wide CSV vs narrow" load.test '^BenchmarkLoadWide$/^narrow$' '^BenchmarkLoadWide$/^wide$' 1x s 1e9
+rounds "load wide CSV vs DuckDB" load.test '^BenchmarkLoadWide$/^wide_duckdb_ctas$' '^BenchmarkLoadWide$/^wide$' 1x s 1e9
 echo "== agent overhead per step, zero-latency fake model, SQL time excluded (target <= 2 ms); prompt size for 20 tables"
 go test ./app/assemble -run '^$' -bench 'AgentStep|PromptSize' -benchtime 30x -count 1 | tee -a "$out" |
   awk '/^Benchmark/ { name = $1; sub(/-[0-9]+$/, "", name); printf "%s: %s %s\n", name, $5, $6 }' | tee -a .cache/bench/summary.txt

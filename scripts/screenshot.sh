@@ -13,6 +13,10 @@
 #                                   page's render time (ChartView's measure,
 #                                   logged by the app) is printed and kept in
 #                                   window-chart.txt
+#   .cache/shots/window-containment.png a malicious model's answer (images,
+#                                   links, a chart spec with URLs, all aimed
+#                                   at a logging listener on loopback): fails
+#                                   if the window made any request to it
 #   .cache/shots/window-dark.png    GTK dark theme (the page follows it through
 #                                   prefers-color-scheme)
 #   .cache/shots/window-metrics.txt cold start (process start to the page's
@@ -291,6 +295,43 @@ finish
 rows=$("$binary" sql --workspace "$ws" --json 'SELECT count(*) AS n FROM service_requests')
 [[ $rows == *'"rows":[[1000]]'* ]] || die "service_requests is not in the window's workspace after the load: $rows"
 printf 'loaded through the open dialog: service_requests, 1000 rows\n'
+
+# Containment (issue 16): a malicious model's answer in the real window.
+# Its images, links and chart spec all point at a logging listener on
+# loopback; after the answer is drawn the listener must have seen only
+# this script's own probe.
+node -e "const s=require('http').createServer((q,r)=>{console.log(q.method+' '+q.url);r.end('{}')});
+s.listen(0,'127.0.0.1',()=>console.log('listening http://127.0.0.1:'+s.address().port))" >"$shots/listener.log" 2>&1 &
+listener_pid=$!
+trap 'stop "$app_pid"; stop "$model_pid"; stop "${evil_pid:-}"; stop "$listener_pid"; stop "$xvfb_pid"; rm -rf "$scratch"' EXIT
+for _ in $(seq 100); do
+  listener=$(grep -o 'http://127.0.0.1:[0-9]*' "$shots/listener.log" || true)
+  [[ -n $listener ]] && break
+  sleep 0.1
+done
+[[ -n $listener ]] || die "the listener did not start: $(cat "$shots/listener.log")"
+exec 5<>"/dev/tcp/127.0.0.1/${listener##*:}" && printf 'GET /probe HTTP/1.0\r\n\r\n' >&5 && cat <&5 >/dev/null && exec 5>&-
+sed "s|LISTENER|$listener|g" "$root/scripts/testdata/smoke-containment.json" >"$scratch/containment.json"
+"$scratch/fakemodel" -addr 127.0.0.1:0 -script "$scratch/containment.json" >"$shots/fakemodel-containment.log" 2>&1 &
+evil_pid=$!
+for _ in $(seq 100); do
+  evil_url=$(grep -o 'ollama=http://[0-9.:]*' "$shots/fakemodel-containment.log" | sed 's/^ollama=//' || true)
+  [[ -n $evil_url ]] && break
+  sleep 0.1
+done
+[[ -n $evil_url ]] || die "the second fake model did not start: $(cat "$shots/fakemodel-containment.log")"
+retries=0
+start window-containment GTK_THEME=Adwaita LOUPE_PROVIDER=ollama LOUPE_BASE_URL="$evil_url" LOUPE_MODEL=demo
+open_file "$fixture"
+ask "Which agency gets the most requests?"
+snap
+finish
+hits=$(grep -v '^listening ' "$shots/listener.log" || true)
+[[ $hits == 'GET /probe' ]] || die "the window made requests a model asked for (want only this script's probe):
+$hits"
+printf 'containment: the window drew a malicious answer and made no request to %s\n' "$listener"
+stop "$evil_pid"
+stop "$listener_pid"
 
 kill -0 "$xvfb_pid" || die "Xvfb died: $(tail -n 5 "$shots/xvfb.log")"
 retries=0

@@ -59,7 +59,7 @@ func Extract(content string, isTool func(string) bool) ([]Found, string) {
 
 // clean removes what is left of fences and tags around extracted calls.
 func clean(s string) string {
-	for _, junk := range []string{"```json", "```JSON", "```", "<tool_call>", "</tool_call>", "<|tool_call|>", "[TOOL_CALLS]"} {
+	for _, junk := range []string{"```json", "```JSON", "```tool_code", "```python", "```py", "```", "<tool_call>", "</tool_call>", "<|tool_call|>", "<|/tool_call|>", "[TOOL_CALLS]", "functools"} {
 		s = strings.ReplaceAll(s, junk, "")
 	}
 	return strings.TrimSpace(s)
@@ -126,8 +126,10 @@ var (
 
 // one reads a single call object in any of the shapes models use.
 func one(m map[string]any, isTool func(string) bool) (Found, bool) {
-	if fn, ok := m["function"].(map[string]any); ok { // OpenAI's own shape
-		return one(fn, isTool)
+	for _, k := range []string{"function", "function_call", "tool_call", "call"} {
+		if fn, ok := m[k].(map[string]any); ok { // OpenAI's own shape, and its older function_call
+			return one(fn, isTool)
+		}
 	}
 	for _, k := range nameKeys {
 		name, ok := m[k].(string)
@@ -183,7 +185,7 @@ var attempt = regexp.MustCompile(`"(?:name|tool|tool_name|function)"\s*:\s*"([^"
 // tool's name as written.
 func Attempted(content string, isTool func(string) bool) (string, bool) {
 	t := strings.TrimSpace(content)
-	for _, p := range []string{"```json", "```JSON", "```", "<tool_call>"} {
+	for _, p := range []string{"```json", "```JSON", "```tool_code", "```python", "```py", "```", "<tool_call>"} {
 		t = strings.TrimSpace(strings.TrimPrefix(t, p))
 	}
 	if !strings.HasPrefix(t, "{") && !strings.HasPrefix(t, "[") {

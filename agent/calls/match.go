@@ -14,12 +14,13 @@ var aliases = map[string]string{
 	"getdetailedschema": "describe_table", "schema": "describe_table", "describetables": "describe_table",
 	"listtables": "list_datasets", "tables": "list_datasets", "showtables": "list_datasets", "listdatasets": "list_datasets", "getdatasets": "list_datasets",
 	"chart": "create_chart", "plot": "create_chart", "visualize": "create_chart", "createvisualization": "create_chart", "makechart": "create_chart",
+	"drawchart": "create_chart", "plotchart": "create_chart", "createplot": "create_chart",
 	"ask": "ask_user", "clarify": "ask_user", "askclarifyingquestion": "ask_user", "askuser": "ask_user", "askquestion": "ask_user",
-	"profile": "profile_data", "profiletable": "profile_data", "summarize": "profile_data",
+	"profile": "profile_data", "profilecolumn": "profile_data", "profilecolumns": "profile_data", "profiletable": "profile_data", "summarize": "profile_data",
 	"sample": "sample_rows", "head": "sample_rows", "preview": "sample_rows", "samplerows": "sample_rows",
 	"validate": "validate_finding", "validateanalysis": "validate_finding", "check": "validate_finding",
 	"python": "run_python", "runcode": "run_python", "executepython": "run_python",
-	"search": "search_schema", "findtables": "search_schema",
+	"search": "search_schema", "findtables": "search_schema", "searchtables": "search_schema", "searchschema": "search_schema", "searchcolumns": "search_schema",
 }
 
 // Match returns the tool among names that name most likely means: exact,
@@ -62,7 +63,7 @@ func Match(name string, names []string) (string, bool) {
 // prefix.
 func squash(s string) string {
 	s = strings.ToLower(strings.TrimSpace(s))
-	for _, p := range []string{"functions.", "function.", "tools.", "tool."} {
+	for _, p := range []string{"functions.", "function.", "tools.", "tool.", "default_api.", "defaultapi.", "api."} {
 		s = strings.TrimPrefix(s, p)
 	}
 	var b strings.Builder

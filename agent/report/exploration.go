@@ -34,6 +34,16 @@ type Exploration struct {
 	// Datasets names the tables the exploration used, for the method
 	// section ("orders (12,430 rows)"); optional.
 	Datasets []string `json:"datasets,omitempty"`
+	// Numbers are the answer's numbers as Loupe checked them against the
+	// exploration's results; the appendix lists them.
+	Numbers []CheckedNumber `json:"numbers,omitempty"`
+}
+
+// CheckedNumber is one number of the answer and what backs it: a ref
+// ("q1"), "question", or "" when nothing does (it is marked unverified).
+type CheckedNumber struct {
+	Text   string `json:"text"`
+	Source string `json:"source,omitempty"`
 }
 
 // Finding is one claim of the agent's answer with the refs of the queries

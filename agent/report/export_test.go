@@ -258,10 +258,14 @@ func TestHTMLDropsRawHTMLAndScriptLinksFromTheModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, bad := range []string{"alert(1)", "evil.example", "javascript:alert"} {
+	for _, bad := range []string{"alert(1)", "evil.example", `href="javascript:`} {
 		if strings.Contains(string(page), bad) {
 			t.Errorf("page keeps %q", bad)
 		}
+	}
+	// The link's address is shown as text, never made clickable.
+	if !strings.Contains(string(page), `<span class="link">click</span> <span class="link-address">(javascript:alert(2))</span>`) {
+		t.Error("the script link is not shown as text with its address")
 	}
 }
 

@@ -13,6 +13,8 @@ import (
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/util"
 
 	"github.com/loupeapp/loupe/agent/report/vega"
 )
@@ -25,17 +27,19 @@ type chartImage struct {
 
 // md is the markdown renderer: CommonMark plus GitHub's tables,
 // strikethrough, autolinks and task lists. Raw HTML in the model's text is
-// not passed through (goldmark omits it unless told otherwise), and
-// javascript: links are dropped.
+// not passed through (goldmark omits it unless told otherwise); images and
+// links are drawn by containedRenderer: no image but data:image, every
+// link's address shown, only web and mail links clickable.
 var md = goldmark.New(
 	goldmark.WithExtensions(extension.GFM),
 	goldmark.WithParserOptions(parser.WithAutoHeadingID()),
+	goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(containedRenderer{}, 100))),
 )
 
 // contentPolicy forbids every network load: the page runs only its own
-// inline scripts (Vega compiles expressions with new Function, hence
-// unsafe-eval) and shows only inline images.
-const contentPolicy = "default-src 'none'; script-src 'unsafe-inline' 'unsafe-eval'; style-src 'unsafe-inline'; img-src data: blob:; font-src data:"
+// inline scripts (Vega interprets expressions with vega-interpreter, so
+// no eval) and shows only inline images; no form, base URL or frame.
+const contentPolicy = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data: blob:; font-src data:; form-action 'none'; base-uri 'none'"
 
 // html renders the report as one self-contained page: the markdown as HTML,
 // each chart drawn interactively by vega-embed over its static SVG, the
@@ -89,7 +93,7 @@ func figureHTML(ch *Chart, fig int, img chartImage) string {
 		caption += " (data: " + ch.QueryRef + ")"
 	}
 	var spec bytes.Buffer
-	if err := json.Compact(&spec, ch.Spec); err != nil {
+	if err := json.Compact(&spec, withoutUsermeta(ch.Spec)); err != nil {
 		spec.Reset()
 		spec.WriteString("null")
 	}
@@ -109,6 +113,26 @@ func figureHTML(ch *Chart, fig int, img chartImage) string {
 	fmt.Fprintf(&b, `<script type="application/json" data-chart="%s">%s</script></figure>`,
 		template.HTMLEscapeString(id), safe.String())
 	return b.String()
+}
+
+// withoutUsermeta returns spec without its top-level usermeta, which
+// vega-embed would read as embed options (an action menu, a config or
+// patch loaded from a URL, a script in the source view's header). A spec
+// that is not a JSON object is returned as it is.
+func withoutUsermeta(spec []byte) []byte {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(spec, &m) != nil {
+		return spec
+	}
+	if _, ok := m["usermeta"]; !ok {
+		return spec
+	}
+	delete(m, "usermeta")
+	b, err := json.Marshal(m)
+	if err != nil {
+		return spec
+	}
+	return b
 }
 
 var pageTemplate = template.Must(template.New("page").Parse(`<!DOCTYPE html>
@@ -132,19 +156,24 @@ var pageTemplate = template.Must(template.New("page").Parse(`<!DOCTYPE html>
 `))
 
 // initJS draws every chart with vega-embed. External data is refused (the
-// content policy would block it anyway); on failure the static SVG stays.
+// content policy would block it anyway); the spec's usermeta is dropped
+// so that its embedOptions cannot turn on the source view or load a config;
+// expressions are interpreted (ast), not compiled with new Function. On
+// failure the static SVG stays.
 const initJS = `(function () {
   if (typeof vegaEmbed !== 'function') return;
   var loader = vega.loader();
   loader.load = function () {
     return Promise.reject(new Error('external data is disabled in exported reports'));
   };
-  loader.sanitize = function (uri) {
-    if (/^data:image\/(png|jpeg|svg\+xml);base64,/.test(String(uri))) return Promise.resolve({ href: String(uri) });
+  loader.sanitize = function (uri, opts) {
+    if (!(opts && opts.context === 'href') && /^data:image\/(png|jpeg|svg\+xml);base64,/.test(String(uri))) return Promise.resolve({ href: String(uri) });
     return Promise.reject(new Error('external data is disabled in exported reports'));
   };
   var opts = {
     renderer: 'svg',
+    mode: 'vega-lite',
+    ast: true,
     loader: loader,
     config: { font: 'FONT_FAMILY' },
     actions: { export: true, source: false, compiled: false, editor: false }
@@ -154,6 +183,7 @@ const initJS = `(function () {
     var spec;
     try { spec = JSON.parse(el.textContent); } catch (e) { return; }
     if (!target || !spec) return;
+    if (typeof spec === 'object') delete spec.usermeta;
     vegaEmbed(target, spec, opts).then(function () {
       target.parentNode.classList.add('drawn');
     }).catch(function (err) {
@@ -195,6 +225,9 @@ figure.chart img.static { max-width: 100%; height: auto; display: block; }
 figure.chart .drawn img.static { display: none; }
 figure.chart .missing { color: var(--muted); font-style: italic; }
 figure.chart figcaption { margin-top: 0.4rem; }
+.blocked-image { display: inline-block; padding: 0.1rem 0.5rem; border: 1px dashed var(--rule);
+  border-radius: 4px; color: var(--muted); font-size: 0.85rem; overflow-wrap: anywhere; }
+.link-address { color: var(--muted); font-size: 0.85em; overflow-wrap: anywhere; }
 hr { border: 0; border-top: 1px solid var(--rule); margin: 2rem 0; }
 @media print {
   body { font-size: 11pt; }

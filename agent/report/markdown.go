@@ -190,7 +190,24 @@ func (r *Report) appendix() string {
 	if len(listed) == 0 {
 		b.WriteString("\nThe exploration ran no queries.\n")
 	}
+	b.WriteString(r.numbersChecked())
 	return b.String()
+}
+
+// numbersChecked lists the answer's numbers and what backs each.
+func (r *Report) numbersChecked() string {
+	if len(r.Exploration.Numbers) == 0 {
+		return ""
+	}
+	parts := make([]string, len(r.Exploration.Numbers))
+	for i, n := range r.Exploration.Numbers {
+		src := "found in no result: unverified"
+		if n.Source != "" {
+			src = escapeInline(n.Source)
+		}
+		parts[i] = fmt.Sprintf("%s (%s)", escapeInline(n.Text), src)
+	}
+	return "\n### Numbers checked\n\nEach number of the answer, checked against the results above: " + strings.Join(parts, ", ") + ".\n"
 }
 
 func normSQL(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -26,7 +26,11 @@ import (
 // the sandbox is available); query results the UI pages through are kept
 // in store.
 func Tools(ws *workspace.Workspace, store *results.Store, extra ...tools.Tool) (*tools.Set, error) {
-	sql := sqltool.New(ws.Query, ws, store, sqltool.Config{})
+	return workspaceTools(ws, store, sqltool.Config{}, extra...)
+}
+
+func workspaceTools(ws *workspace.Workspace, store *results.Store, cfg sqltool.Config, extra ...tools.Tool) (*tools.Set, error) {
+	sql := sqltool.New(ws.Query, ws, store, cfg)
 	all := []tools.Tool{sql}
 	all = append(all, schema.Tools(ws, sql)...)
 	all = append(all,
@@ -44,18 +48,22 @@ type Options struct {
 	Timeout       time.Duration
 	TokenBudget   int
 	ContextTokens int // the model's context window; 0 asks the provider
-	// Privacy is the level in force for the run (privacy.Open when empty);
-	// the tools apply it to what they show the model.
+	// Privacy is the level in force for the run (privacy.Open when empty):
+	// at Masked the provider is put behind the privacy gate (see Guard).
 	Privacy privacy.Level
 }
 
 // Agent builds an agent over ws with the standard tools and extra.
 func Agent(ws *workspace.Workspace, store *results.Store, p llm.Provider, model string, o Options, extra ...tools.Tool) (*agent.Agent, error) {
-	set, err := Tools(ws, store, extra...)
+	g, err := newGuard(o.Privacy, WorkspacePrivate{WS: ws})
 	if err != nil {
 		return nil, err
 	}
-	return newAgent(set, p, model, o)
+	set, err := workspaceTools(ws, store, sqltool.Config{Observe: g.observer()}, extra...)
+	if err != nil {
+		return nil, err
+	}
+	return newAgent(set, g.provider(p), model, o)
 }
 
 // WorkspaceSchema describes ws's datasets for the agent's prompt.

@@ -40,6 +40,9 @@ type fault struct {
 	opts     assemble.Options
 	status   agent.Status // default Done with the right answer
 	maxSteps int
+	// answer is how the model words its right answer (default right); it
+	// must reach the user holding right, and keep keepText.
+	answer, keepText string
 }
 
 func sqlCall(args string) fake.Call { return fake.Call{Name: "run_sql", Args: args} }
@@ -118,6 +121,28 @@ var faults = []fault{
 		fake.Calls(sqlCall(`{"sql":"` + countSQL + `"}`)),
 	}},
 	{name: "JSON data in the answer stays an answer", need: "40", turns: []fake.Turn{fake.Calls(sqlCall(`{"sql":"` + countSQL + `"}`))}},
+	// Round two: the other families of text calls (issue 23).
+	{name: "python-style call", turns: []fake.Turn{text(`run_sql(sql="` + countSQL + `")`)}},
+	{name: "python-style call in a tool_code fence", turns: []fake.Turn{text("```tool_code\nprint(run_sql(sql='" + countSQL + "'))\n```")}},
+	{name: "python-style list with a positional argument", turns: []fake.Turn{text(`[describe_table("orders"), run_sql(sql="` + countSQL + `")]`)}},
+	{name: "python-style call that cannot be read bounced, then fixed", turns: []fake.Turn{
+		text(`run_sql("` + countSQL + `", "orders")`),
+		text(`run_sql(sql="` + countSQL + `")`),
+	}},
+	{name: "llama function tag", turns: []fake.Turn{text(`<function=run_sql>{"sql": "` + countSQL + `"}</function>`)}},
+	{name: "llama python_tag built-in call", turns: []fake.Turn{text(`<|python_tag|>run_sql.call(sql="` + countSQL + `")<|eom_id|>`)}},
+	{name: "llama python_tag JSON with parameters", turns: []fake.Turn{text(`<|python_tag|>{"type": "function", "name": "run_sql", "parameters": {"sql": "` + countSQL + `"}}<|eot_id|>`)}},
+	{name: "ReAct action and input", turns: []fake.Turn{text("Thought: I need to count the orders.\nAction: run_sql\nAction Input: {\"sql\": \"" + countSQL + "\"}\nObservation: the count is 12")}},
+	{name: "ReAct bare input and a final answer", answer: "Thought: I have the count.\nFinal Answer: " + right, turns: []fake.Turn{text("Action: run_sql\nAction Input: " + countSQL)}},
+	{name: "unclosed think swallows the call", turns: []fake.Turn{text("<think>I should count the rows.\n{\"name\": \"run_sql\", \"arguments\": {\"sql\": \"" + countSQL + "\"}}")}},
+	{name: "SQL fenced inside the argument", turns: []fake.Turn{fake.Calls(sqlCall(`{"sql":"` + "```sql\\n" + countSQL + "\\n```" + `"}`))}},
+	{name: "SQL fenced inside a text call", models: []fake.Model{fake.WithoutTools("gemma:2b")}, turns: []fake.Turn{text(`run_sql(sql="""` + "```sql\n" + countSQL + "\n```" + `""")`)}},
+	{name: "final_answer call is the answer", answer: `final_answer(answer="` + right + `")`, turns: []fake.Turn{fake.Calls(sqlCall(`{"sql":"` + countSQL + `"}`))}},
+	{name: "answer showing SQL and a tool name stays an answer", keepText: "```sql\n" + countSQL + "\n```", answer: right + " I counted them with run_sql:\n```sql\n" + countSQL + "\n```",
+		turns: []fake.Turn{fake.Calls(sqlCall(`{"sql":"` + countSQL + `"}`))}},
+	{name: "DeepSeek tool tokens", turns: []fake.Turn{text("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>run_sql\n```json\n{\"sql\": \"" + countSQL + "\"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>")}},
+	{name: "Qwen3-Coder parameter tags", turns: []fake.Turn{text("<tool_call>\n<function=run_sql>\n<parameter=sql>\n" + countSQL + "\n</parameter>\n</function>\n</tool_call>")}},
+	{name: "Mistral [TOOL_CALLS]name[ARGS]", turns: []fake.Turn{text(`[TOOL_CALLS]run_sql[ARGS]{"sql": "` + countSQL + `"}`)}},
 	{name: "endless calls hit the step limit", status: agent.Limit, maxSteps: 4, turns: []fake.Turn{
 		fake.Calls(sqlCall(`{"sql":"SELECT 1"}`)), fake.Calls(sqlCall(`{"sql":"SELECT 2"}`)), fake.Calls(sqlCall(`{"sql":"SELECT 3"}`)),
 		fake.Calls(sqlCall(`{"sql":"SELECT 4"}`)), fake.Calls(sqlCall(`{"sql":"SELECT 5"}`)),
@@ -136,6 +161,9 @@ func outcomeOf(t *testing.T, wire string, f fault) (*agent.Outcome, error) {
 		need = "40"
 	}
 	answer := right
+	if f.answer != "" {
+		answer = f.answer
+	}
 	if f.name == "JSON data in the answer stays an answer" {
 		answer = right + ` As JSON: {"orders": 40}`
 	}
@@ -201,6 +229,12 @@ func outcomeOf(t *testing.T, wire string, f fault) (*agent.Outcome, error) {
 	if want == agent.Done {
 		if !strings.Contains(out.Answer, right) || strings.Contains(out.Answer, "<think>") || strings.Contains(out.Answer, "WRONG") {
 			return out, fmt.Errorf("answer %q", out.Answer)
+		}
+		if strings.Contains(out.Answer, "final_answer") || strings.Contains(out.Answer, "Final Answer:") {
+			return out, fmt.Errorf("the final-answer wrapper reached the user: %q", out.Answer)
+		}
+		if f.keepText != "" && !strings.Contains(out.Answer, f.keepText) {
+			return out, fmt.Errorf("the answer lost %q: %q", f.keepText, out.Answer)
 		}
 		if f.name == "JSON data in the answer stays an answer" && !strings.Contains(out.Answer, `{"orders": 40}`) {
 			return out, fmt.Errorf("the JSON in the answer was taken for a call: %q", out.Answer)

@@ -31,6 +31,9 @@ type Remote struct {
 	Name   string // the connection's name
 	Source remote.Source
 	Schema *remote.Schema
+	// Dir is the connection's cache folder (OpenRemote), where its notes
+	// and private-column marks are kept; "" for NewRemote.
+	Dir string
 	// bare is true when every table is in one schema, so tables go by
 	// their bare names.
 	bare bool
@@ -53,6 +56,11 @@ type Remote struct {
 
 	linksOnce sync.Once
 	idLinks   *joins.Links // id-like columns, for bridges where no keys are declared
+
+	// samples holds a few values of each sampled table's text columns, for
+	// proposing private columns by their values (see RemotePrivate).
+	samplesMu sync.Mutex
+	samples   map[string]map[string][]string // tableName → column → values
 }
 
 // NewRemote describes src, whose schema was discovered as sch. Its schema
@@ -166,7 +174,11 @@ func (r *Remote) declaredPaths() []agent.JoinPath {
 // and questions. Profiling and finding checks use DuckDB's SQL and are
 // offered for workspace data only.
 func RemoteTools(r *Remote, store *results.Store) (*tools.Set, error) {
-	sql := sqltool.New(r, r, store, sqltool.Config{})
+	return remoteTools(r, store, sqltool.Config{})
+}
+
+func remoteTools(r *Remote, store *results.Store, cfg sqltool.Config) (*tools.Set, error) {
+	sql := sqltool.New(r, r, store, cfg)
 	all := []tools.Tool{sql}
 	all = append(all, schema.Tools(r, sql)...)
 	all = append(all, search.NewSchema(r, remoteIndex{r}), chart.New(r), askuser.New())
@@ -175,11 +187,15 @@ func RemoteTools(r *Remote, store *results.Store) (*tools.Set, error) {
 
 // RemoteAgent builds an agent whose queries run on the connected database.
 func RemoteAgent(r *Remote, store *results.Store, p llm.Provider, model string, o Options) (*agent.Agent, error) {
-	set, err := RemoteTools(r, store)
+	g, err := newGuard(o.Privacy, RemotePrivate{R: r, Dir: r.Dir})
 	if err != nil {
 		return nil, err
 	}
-	return newAgent(set, p, model, o)
+	set, err := remoteTools(r, store, sqltool.Config{Observe: g.observer()})
+	if err != nil {
+		return nil, err
+	}
+	return newAgent(set, g.provider(p), model, o)
 }
 
 // header is the prompt's data section without tables: the dialect, its

@@ -64,6 +64,7 @@ func OpenRemote(ctx context.Context, name string, src remote.Source, dir string)
 	}
 	discovered := time.Since(start)
 	r := NewRemote(name, src, sch)
+	r.Dir = dir
 	idx, st, err := r.catalog(ctx, dir)
 	st.DiscoverMS = ms(discovered)
 	if err != nil {

@@ -28,6 +28,9 @@ func Exploration(question string, out *agent.Outcome) report.Exploration {
 			exp.Notes = append(exp.Notes, "Check of a finding: "+ev.Summary)
 		}
 	}
+	for _, n := range out.Numbers {
+		exp.Numbers = append(exp.Numbers, report.CheckedNumber{Text: n.Number.Text, Source: n.Source})
+	}
 	if out.Status != agent.Done && out.Reason != "" {
 		exp.Notes = append(exp.Notes, "The exploration stopped early: "+out.Reason)
 	}

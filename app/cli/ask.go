@@ -71,6 +71,7 @@ func runAsk(ctx context.Context, e env, args []string) int {
 		a         *agent.Agent
 		schemaFor func(question string) (agent.Schema, []string, error) // the prompt's data section and notes on it
 		ret       *assemble.Retrieval                                   // the workspace's schema index and query memory
+		private   assemble.Private                                      // the private columns, for the report's privacy gate
 	)
 	if *conn != "" {
 		r, err := openConnection(ctx, *conn)
@@ -81,6 +82,7 @@ func runAsk(ctx context.Context, e env, args []string) int {
 		if a, err = assemble.RemoteAgent(r, res, p, cfg.Model, *o); err != nil {
 			return fail(e, err)
 		}
+		private = assemble.RemotePrivate{R: r, Dir: r.Dir}
 		schemaFor = func(q string) (agent.Schema, []string, error) {
 			sch, meta, err := r.Retrieve(ctx, q, assemble.Budget{})
 			return sch, meta.Notes(), err
@@ -100,6 +102,7 @@ func runAsk(ctx context.Context, e env, args []string) int {
 		if a, err = assemble.Agent(w, res, p, cfg.Model, *o, append(py, ret.Tools()...)...); err != nil {
 			return fail(e, err)
 		}
+		private = assemble.WorkspacePrivate{WS: w}
 		if err := ret.UseEmbedding(ctx, *cfg); err != nil {
 			return fail(e, err)
 		}
@@ -157,7 +160,11 @@ func runAsk(ctx context.Context, e env, args []string) int {
 		fmt.Fprintf(e.stdout, "Conversation %s — continue it with: loupe ask --chat %s QUESTION\n", in.ChatID, in.ChatID)
 	}
 	if *reportDir != "" && out.Status == agent.Done {
-		if err := writeReport(context.WithoutCancel(ctx), e, st, claim.MessageID, p, cfg.Model, question, out, *reportDir, *asJSON); err != nil {
+		rp, err := assemble.Guard(p, o.Privacy, private)
+		if err != nil {
+			return fail(e, err)
+		}
+		if err := writeReport(tools.WithChat(context.WithoutCancel(ctx), in.ChatID), e, st, claim.MessageID, rp, cfg.Model, question, out, *reportDir, *asJSON); err != nil {
 			return fail(e, err)
 		}
 	}

@@ -134,3 +134,33 @@ func TestAskErrors(t *testing.T) {
 		})
 	}
 }
+
+// A number no result backs is checked in the trace, challenged once,
+// reaches the user marked, and the report lists the numbers checked
+// (issue 23).
+func TestAskMarksUnverifiedNumbers(t *testing.T) {
+	ws := askWorkspace(t)
+	claim := "North sold 17, ahead of the 99 of last year."
+	srv := fake.New(t, askTurns()[0], fake.Text(claim), fake.Text(claim), fake.Text("# North leads\n\n## Summary\n\nNorth sold the most.\n\n{{table:q1}}"))
+	rep := filepath.Join(t.TempDir(), "report")
+	code, out, errs := run(t, "", "ask", "--workspace", ws, "--base-url", srv.OllamaURL(), "--model", "qwen3:8b", "--report", rep, "Which region sells most?")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{
+		"# numbers checked: 17 ✓ q1, 99 ✗ unverified (the model was asked to back or withdraw them)",
+		"# numbers checked: 17 ✓ q1, 99 ✗ unverified\n",
+		"North sold 17, ahead of the 99 [unverified] of last year.",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("trace lacks %q:\n%s", want, out)
+		}
+	}
+	md, err := os.ReadFile(filepath.Join(rep, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(md), "### Numbers checked") || !strings.Contains(string(md), "17 (q1), 99 (found in no result: unverified)") {
+		t.Errorf("report.md does not list the numbers checked:\n%s", md)
+	}
+}

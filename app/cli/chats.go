@@ -20,6 +20,7 @@ import (
 	"github.com/loupeapp/loupe/data/privacy"
 	"github.com/loupeapp/loupe/data/store"
 	"github.com/loupeapp/loupe/data/workspace"
+	"github.com/loupeapp/loupe/tools"
 )
 
 func init() {
@@ -202,7 +203,12 @@ func runExport(ctx context.Context, e env, args []string) int {
 		if err != nil {
 			return fail(e, err)
 		}
-		if rep, id, err = writeStoredReport(ctx, st, *chatID, p, cfg.Model, o.Privacy); err != nil {
+		gp, release, err := exportGuard(ctx, st, *ws, *chatID, p, o.Privacy)
+		if err != nil {
+			return fail(e, err)
+		}
+		defer release()
+		if rep, id, err = writeStoredReport(tools.WithChat(ctx, *chatID), st, *chatID, gp, cfg.Model, o.Privacy); err != nil {
 			return fail(e, err)
 		}
 	}

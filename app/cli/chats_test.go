@@ -200,7 +200,7 @@ func TestChatsAndChatShow(t *testing.T) {
 // A run that failed is retried with --retry; the failed answer is kept.
 func TestAskRetry(t *testing.T) {
 	ws := askWorkspace(t)
-	srv := fake.New(t, fake.Failing(fake.Status(400, "the request was refused")), fake.Text("There are 3 sales.\n\nFindings:\n- 3 sales"))
+	srv := fake.New(t, fake.Failing(fake.Status(400, "the request was refused")), fake.Text("There are three sales.\n\nFindings:\n- three sales"))
 	code, out, _ := run(t, "", "ask", "--workspace", ws, "--base-url", srv.OllamaURL(), "--model", "qwen3:8b", "--json", "How many sales?")
 	if code != ExitError {
 		t.Fatalf("the failing run exited %d", code)
@@ -228,7 +228,7 @@ func TestAskRetry(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(th.Messages) != 3 || th.Messages[1].Status != store.Failed || th.Messages[1].Error == "" ||
-		th.Messages[2].Status != store.Complete || th.Messages[2].ParentID != th.Messages[0].ID || !strings.HasPrefix(th.Messages[2].Content, "There are 3 sales.") {
+		th.Messages[2].Status != store.Complete || th.Messages[2].ParentID != th.Messages[0].ID || !strings.HasPrefix(th.Messages[2].Content, "There are three sales.") {
 		t.Fatalf("after the retry: %+v", th.Messages)
 	}
 	if code, _, errs := run(t, "", "ask", "--workspace", ws, "--base-url", srv.OllamaURL(), "--model", "m", "--chat", chat, "--retry"); code != ExitError || !strings.Contains(errs, "nothing to retry") {
@@ -367,7 +367,7 @@ func TestAskRetryRetrievesForTheStoredQuestion(t *testing.T) {
 	if code, _, errs := run(t, "", append([]string{"load", "--workspace", ws}, files...)...); code != ExitOK {
 		t.Fatalf("load: %s", errs)
 	}
-	srv := fake.New(t, fake.Failing(fake.Status(400, "the request was refused")), fake.Text("North sold 17.\n\nFindings:\n- north 17"))
+	srv := fake.New(t, fake.Failing(fake.Status(400, "the request was refused")), fake.Text("North sold the most.\n\nFindings:\n- north leads"))
 	code, out, _ := run(t, "", "ask", "--workspace", ws, "--base-url", srv.OllamaURL(), "--model", "qwen3:8b", "--json", "What is the total amount per region?")
 	if code != ExitError {
 		t.Fatalf("the failing run exited %d", code)

@@ -41,10 +41,10 @@ func TestOutboxHoldsWhatTheModelReceived(t *testing.T) {
 			// The fake listens on loopback: record it as if it were not.
 			t.Setenv(assemble.EnvOutboxAll, "1")
 			t.Setenv("OPENAI_API_KEY", keyCanary)
-			t.Setenv("LOUPE_PROVIDER", wire) // FromEnv reads the key only for openai
+			t.Setenv("OPENAI_BASE_URL", srv.OpenAIURL()) // the key goes only to the host beside it
 			chat, _ := askJSON(t, "--workspace", ws, "--provider", wire, "--base-url", url, "--privacy", "masked",
 				"--report", filepath.Join(t.TempDir(), "rep"), "Which region sells most?")
-			t.Setenv(EnvPrivacy, "schema")
+			t.Setenv(EnvPrivacy, "open") // schema is refused until it is built
 			askJSON(t, "--workspace", ws, "--provider", wire, "--base-url", url, "--chat", chat, "And now?")
 
 			st, err := store.OpenDir(context.Background(), ws)
@@ -82,7 +82,7 @@ func TestOutboxHoldsWhatTheModelReceived(t *testing.T) {
 					t.Errorf("request %d differs:\nkept %s\nsent %s", i, kept[i].Body, r.Body)
 				}
 			}
-			if got := strings.Join(levels, " "); got != "masked masked masked masked schema" {
+			if got := strings.Join(levels, " "); got != "masked masked masked masked open" {
 				t.Errorf("levels %s", got)
 			}
 			noKeyIn(t, ws)
@@ -96,7 +96,7 @@ func TestOutboxHoldsWhatTheModelReceived(t *testing.T) {
 			if code != ExitOK {
 				t.Fatalf("chat show --sent: %s", errs)
 			}
-			for _, want := range []string{"at privacy level masked", "at privacy level schema", "\n  [4] ",
+			for _, want := range []string{"at privacy level masked", "at privacy level open", "\n  [4] ",
 				"POST " + url, `"messages": [`, "Which region sells most?"} {
 				if !strings.Contains(out, want) {
 					t.Errorf("chat show --sent lacks %q:\n%s", want, out)

@@ -67,9 +67,30 @@ func (s *traceSink) Emit(e agent.Event) {
 			ref = "[" + r.Ref + "] "
 		}
 		fmt.Fprintf(s.w, "  %s %s%s (%.0f ms)\n", mark, ref, oneLine(r.Summary, 160), r.DurationMS)
+	case agent.NumbersChecked:
+		s.endText()
+		fmt.Fprintf(s.w, "  # numbers checked: %s\n", numbersLine(e.Numbers))
 	case agent.RunFinished:
 		s.endText()
 	}
+}
+
+// numbersLine lists an answer's checked numbers with what backs each:
+// "40 ✓ q1, 37 ✗ unverified (the model was asked to back or withdraw them)".
+func numbersLine(n *agent.NumbersEvent) string {
+	parts := make([]string, 0, len(n.Checks))
+	for _, c := range n.Checks {
+		if c.Backed() {
+			parts = append(parts, c.Number.Text+" ✓ "+c.Source)
+		} else {
+			parts = append(parts, c.Number.Text+" ✗ unverified")
+		}
+	}
+	line := strings.Join(parts, ", ")
+	if n.Challenged {
+		line += " (the model was asked to back or withdraw them)"
+	}
+	return line
 }
 
 func (s *traceSink) endText() {

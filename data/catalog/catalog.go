@@ -52,6 +52,29 @@ type Dataset struct {
 	// the commit, so a load killed in between leaves it false (see
 	// NeedsProfile).
 	Profiled bool `json:"profiled,omitempty"`
+	// ProfileFailure, when set, records that computing the statistics
+	// after the load failed, so that it is not tried again (and reported
+	// again) until the dataset changes; see Fingerprint.
+	ProfileFailure *Failure `json:"profile_failure,omitempty"`
+}
+
+// Failure is a failed attempt at a dataset's statistics.
+type Failure struct {
+	Fingerprint string    `json:"fingerprint"`
+	Error       string    `json:"error"`
+	At          time.Time `json:"at"`
+}
+
+// Fingerprint identifies the version of d's data: it changes when d is
+// loaded again or its source file changes size or time.
+func (d Dataset) Fingerprint() string {
+	return fmt.Sprintf("%s|%s|%d|%s|%s", d.Source, d.Part, d.SizeBytes, d.ModTime.UTC().Format(time.RFC3339Nano), d.LoadedAt.UTC().Format(time.RFC3339Nano))
+}
+
+// GaveUpProfiling reports whether computing d's statistics failed for
+// this version of its data.
+func (d Dataset) GaveUpProfiling() bool {
+	return d.ProfileFailure != nil && d.ProfileFailure.Fingerprint == d.Fingerprint()
 }
 
 // NeedsProfile reports whether d lacks its column statistics: it was never
@@ -125,6 +148,9 @@ func Put(ctx context.Context, c Conn, d Dataset) error {
 	}
 	return nil
 }
+
+// GetOn reads the record of name on c, inside the caller's transaction.
+func GetOn(ctx context.Context, c Conn, name string) (Dataset, error) { return getOn(ctx, c, name) }
 
 // Delete removes the record of name.
 func Delete(ctx context.Context, c Conn, name string) error {

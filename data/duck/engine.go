@@ -47,6 +47,8 @@ type Engine struct {
 	// that the lock freezes) and used by one load at a time.
 	writerMu sync.Mutex
 	writer   *sql.Conn
+
+	limits Limits
 }
 
 // ErrLocked means another Loupe process holds the workspace open.
@@ -100,19 +102,37 @@ func (e *Engine) lockDown(ctx context.Context) error {
 		return fmt.Errorf("connect workspace: %w", err)
 	}
 	defer conn.Close()
-	settings := []string{
+	lim, err := limits(e.dir)
+	if err != nil {
+		return err
+	}
+	e.limits = lim
+	settings := append(lim.settings(),
 		"SET autoinstall_known_extensions = false",
 		"SET autoload_known_extensions = false",
-		"SET allowed_directories = [" + quoteString(e.importDir+string(filepath.Separator)) + "]",
+		"SET allowed_directories = ["+quoteString(e.importDir+string(filepath.Separator))+"]",
 		"SET enable_external_access = false",
 		"SET lock_configuration = true",
-	}
+	)
 	for _, s := range settings {
 		if _, err := conn.ExecContext(ctx, s); err != nil {
 			return fmt.Errorf("lock workspace (%s): %w", s, err)
 		}
 	}
 	return nil
+}
+
+// Limits are the resource bounds the database was opened with.
+func (e *Engine) Limits() Limits { return e.limits }
+
+// IsOutOfMemory reports whether err is DuckDB failing a statement at its
+// memory limit.
+func IsOutOfMemory(err error) bool {
+	if err == nil {
+		return false
+	}
+	msg := err.Error()
+	return strings.Contains(msg, "failed to allocate") || strings.Contains(msg, "Out of Memory Error")
 }
 
 // Dir is the absolute workspace folder.
@@ -191,10 +211,45 @@ func Exec(ctx context.Context, c driver.ExecerContext, query string) error {
 	return err
 }
 
-// QuoteIdent quotes an identifier for DuckDB SQL.
+// QuoteIdent quotes name as a DuckDB identifier. It is the one way Loupe
+// puts a table or column name into SQL it builds: any name, whatever it
+// holds (quotes, control characters, ten thousand characters), makes one
+// identifier and cannot end the statement early. A NUL cannot travel in a
+// statement (the text crosses DuckDB's C API as a C string, which a NUL
+// would cut) and becomes U+FFFD; loaders rename such columns when they
+// read them (see CleanName), so no table Loupe makes has one.
 func QuoteIdent(name string) string {
+	if strings.IndexByte(name, 0) >= 0 {
+		name = strings.ReplaceAll(name, "\x00", "\uFFFD")
+	}
 	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
 }
+
+// CleanName returns name without NUL and other control characters (a run
+// of them between two other characters becomes one space, unless one of
+// those is a space) and whether it changed. Column names read from files go through it, so that no name
+// breaks a statement or a terminal.
+func CleanName(name string) (string, bool) {
+	if !strings.ContainsFunc(name, isControl) {
+		return name, false
+	}
+	var b strings.Builder
+	gap, last := false, rune(0)
+	for _, r := range name {
+		if isControl(r) {
+			gap = true
+			continue
+		}
+		if gap && last != 0 && last != ' ' && r != ' ' {
+			b.WriteByte(' ')
+		}
+		gap, last = false, r
+		b.WriteRune(r)
+	}
+	return b.String(), true
+}
+
+func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }
 
 // quoteString quotes a string literal for DuckDB SQL.
 func quoteString(s string) string {

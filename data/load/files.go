@@ -22,8 +22,8 @@ func (l *Loader) loadParquet(ctx context.Context, src *source) ([]catalog.Datase
 		if err != nil {
 			return err
 		}
-		d = catalog.Dataset{Name: n.pick(sqlName(baseNoExt(src.path)), src.path, ""), Kind: string(Parquet), Storage: "view"}
-		d.Staged = stagedPath(l.eng.ImportDir(), d.Name, src.path, ".parquet")
+		d = catalog.Dataset{Name: n.stage(sqlName(baseNoExt(src.path)), src.path, ""), Kind: string(Parquet), Storage: "view"}
+		d.Staged = stagedPath(l.eng.ImportDir(), finalName(d.Name), src.path, ".parquet")
 		if err := link(ctx, src.path, d.Staged); err != nil {
 			return osErr(src.path, err)
 		}
@@ -90,7 +90,7 @@ func (l *Loader) loadDuckDB(ctx context.Context, src *source) ([]catalog.Dataset
 			if o.schema != "main" {
 				part = o.schema + "." + o.name
 			}
-			d := catalog.Dataset{Name: n.pick(sqlName(strings.ReplaceAll(part, ".", "_")), src.path, part), Kind: string(DuckDB), Part: part, Storage: "view", Staged: staged, Attach: alias}
+			d := catalog.Dataset{Name: n.stage(sqlName(strings.ReplaceAll(part, ".", "_")), src.path, part), Kind: string(DuckDB), Part: part, Storage: "view", Staged: staged, Attach: alias}
 			d.Comment = strings.TrimSpace(o.comment)
 			d.Columns = comments[o.schema+"."+o.name]
 			if err := replaceObject(ctx, c, d.Name); err != nil {

@@ -38,6 +38,10 @@ type Options struct {
 	// Progress, if set, is called from the loading goroutine and from a
 	// watcher goroutine; it must be quick and safe for concurrent use.
 	Progress func(Progress)
+	// ProfileBudget bounds the time spent on each dataset's statistics;
+	// the columns not reached in it are left without statistics, with a
+	// warning. 0 means catalog.DefaultBudget.
+	ProfileBudget time.Duration
 }
 
 // Loader loads files into a workspace engine.
@@ -62,6 +66,7 @@ type source struct {
 func (s *source) report(p Progress) {
 	if s.opt.Progress != nil {
 		p.File = s.path
+		p.Table = finalName(p.Table)
 		if p.Total == 0 {
 			p.Total = s.info.Size()
 		}
@@ -72,6 +77,14 @@ func (s *source) report(p Progress) {
 // Load loads one file and returns the datasets it produced. Errors are
 // *FileError for problems with the file itself (with a hint), ctx.Err()
 // when cancelled, or an infrastructure error.
+//
+// A load is one change to the workspace: its tables and views are made
+// under staging names and committed, profiled (statistics need committed
+// data), then renamed into place with their catalog records in a second
+// transaction. A failure or a cancel at any stage, the profile included,
+// drops the staging objects, so the datasets stay as they were; a process
+// killed in between leaves staging objects that the next open sweeps (see
+// Sweep). Cancelling interrupts the DuckDB statement running.
 func (l *Loader) Load(ctx context.Context, path string, opt Options) ([]catalog.Dataset, error) {
 	start := time.Now()
 	src, err := open(path)
@@ -95,17 +108,32 @@ func (l *Loader) Load(ctx context.Context, path string, opt Options) ([]catalog.
 		err = fileErr(src.path, "unknown format", "open a CSV, TSV, JSON, Parquet, Excel (.xlsx), DuckDB or SQLite file", ErrUnsupported)
 	}
 	if err != nil {
+		l.discard(out)
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, err
+		return nil, l.memErr(src, err)
 	}
-	if err := l.profile(ctx, src, out); err != nil {
-		return nil, err
+	if err := l.publish(ctx, src, out); err != nil {
+		l.discard(out)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, l.memErr(src, err)
 	}
 	l.log.Info("loaded", "file", src.path, "datasets", len(out), "elapsed", time.Since(start))
 	src.report(Progress{Phase: "done", Percent: 100, Bytes: src.info.Size()})
 	return out, nil
+}
+
+// memErr turns DuckDB failing at the workspace's memory limit into a
+// FileError that says so and what to do; other errors pass unchanged.
+func (l *Loader) memErr(src *source, err error) error {
+	if !duck.IsOutOfMemory(err) {
+		return err
+	}
+	return fileErr(src.path, "loading it needs more memory than the workspace allows (DuckDB's memory limit is "+l.eng.Limits().Memory+"; very wide files need the most)",
+		"set "+duck.EnvMemory+" to a larger size (for example 8GB) if the machine has it, or split the file into files with fewer columns", err)
 }
 
 // open checks the path and detects the format, turning OS errors into
@@ -206,11 +234,18 @@ func restart(ctx context.Context, c *duckdb.Conn, name string) error {
 	return replaceObject(ctx, c, name)
 }
 
-// finish records the new table or view in c's transaction with its
-// columns and row count, keeping the comments a loader put in d.Columns
-// beforehand and the user's notes of an earlier load of the same source. Statistics come after the commit (see profile):
-// DuckDB only has its stored statistics for committed data.
+// finish describes the new table or view in c's transaction: its columns
+// (cleaned of control characters, see cleanColumns) and row count,
+// keeping the comments a loader put in d.Columns beforehand. The record
+// is written when the load publishes it (see Loader.publish).
 func finish(ctx context.Context, c *duckdb.Conn, src *source, d *catalog.Dataset, started time.Time) error {
+	warn, err := cleanColumns(ctx, c, d)
+	if err != nil {
+		return err
+	}
+	if warn != "" {
+		d.Warnings = append(d.Warnings, warn)
+	}
 	cols, err := catalog.Describe(ctx, c, d.Name)
 	if err != nil {
 		return err
@@ -229,31 +264,108 @@ func finish(ctx context.Context, c *duckdb.Conn, src *source, d *catalog.Dataset
 	if d.Rows == 0 {
 		d.Warnings = append(d.Warnings, "the table has no rows (only a header or an empty sheet)")
 	}
-	if err := catalog.KeepNotes(ctx, c, d); err != nil {
-		return err
-	}
-	return catalog.Put(ctx, c, *d)
+	return nil
 }
 
-// profile computes the statistics of freshly committed datasets and
-// records them. The data is already loaded, so this runs to the end even
-// if ctx is cancelled; it takes a fraction of the load's time.
-func (l *Loader) profile(ctx context.Context, src *source, ds []catalog.Dataset) error {
-	ctx = context.WithoutCancel(ctx)
+// publish profiles the committed staging objects of ds (within the load's
+// budget, interrupted when ctx ends), then, in one transaction, puts each
+// in place of the dataset of its name and records it with its statistics.
+// On return without error ds hold the datasets' names.
+func (l *Loader) publish(ctx context.Context, src *source, ds []catalog.Dataset) error {
 	return l.eng.Write(ctx, func(c *duckdb.Conn) error {
 		for i := range ds {
 			d := &ds[i]
 			src.report(Progress{Table: d.Name, Phase: "profiling", Percent: -1})
-			rows, cols, err := catalog.Profile(ctx, c, d.Name)
+			l.log.Debug("profiling", "dataset", finalName(d.Name), "columns", len(d.Columns), "rows", d.Rows)
+			r, err := catalog.ProfileWithin(ctx, c, d.Name, src.opt.ProfileBudget)
 			if err != nil {
-				return fmt.Errorf("profile %s: %w", d.Name, err)
+				return fmt.Errorf("profile %s: %w", finalName(d.Name), err)
 			}
-			catalog.KeepColumnText(d.Columns, cols)
-			d.Rows, d.Columns, d.Profiled = rows, cols, true
-			if err := catalog.Put(ctx, c, *d); err != nil {
+			catalog.KeepColumnText(d.Columns, r.Columns)
+			d.Rows, d.Columns, d.Profiled = r.Rows, r.Columns, true
+			if w := r.Warning(); w != "" {
+				d.Warnings = append(d.Warnings, w)
+			}
+		}
+		if err := duck.Exec(ctx, c, "BEGIN TRANSACTION"); err != nil {
+			return fmt.Errorf("begin load: %w", err)
+		}
+		if err := putInPlace(ctx, c, ds); err != nil {
+			_ = duck.Exec(context.Background(), c, "ROLLBACK")
+			return err
+		}
+		if err := duck.Exec(ctx, c, "COMMIT"); err != nil {
+			_ = duck.Exec(context.Background(), c, "ROLLBACK")
+			return fmt.Errorf("commit load: %w", err)
+		}
+		return nil
+	})
+}
+
+// putInPlace renames each staging object of ds to its dataset's name,
+// replacing what held it, and records it (keeping the user's notes of
+// an earlier load of the same source), in c's transaction.
+func putInPlace(ctx context.Context, c *duckdb.Conn, ds []catalog.Dataset) error {
+	for i := range ds {
+		d := &ds[i]
+		stage, final := d.Name, finalName(d.Name)
+		if err := replaceObject(ctx, c, final); err != nil {
+			return err
+		}
+		kind := "TABLE"
+		if d.Storage == "view" {
+			kind = "VIEW"
+		}
+		if err := duck.Exec(ctx, c, "ALTER "+kind+" "+duck.QuoteIdent(stage)+" RENAME TO "+duck.QuoteIdent(final)); err != nil {
+			return fmt.Errorf("put %s in place: %w", final, err)
+		}
+		d.Name = final
+		if err := catalog.KeepNotes(ctx, c, d); err != nil {
+			return err
+		}
+		if err := catalog.Put(ctx, c, *d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// discard drops the staging objects of a load that did not complete. It
+// runs to the end whatever the load's context: it is a few catalog
+// changes.
+func (l *Loader) discard(ds []catalog.Dataset) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	err := l.eng.Write(ctx, func(c *duckdb.Conn) error {
+		for _, d := range ds {
+			if !strings.HasPrefix(d.Name, stagePrefix) {
+				continue
+			}
+			if err := replaceObject(ctx, c, d.Name); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
+	if err != nil {
+		l.log.Error("drop the staging tables of a failed load", "err", err)
+	}
+}
+
+// Sweep drops the staging tables and views a load killed before it
+// published left behind (see Load). The workspace calls it at open, on
+// its loading connection.
+func Sweep(ctx context.Context, c *duckdb.Conn) error {
+	var names []string
+	q := "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = 'main' AND starts_with(table_name, " + duck.QuoteString(stagePrefix) + ")" +
+		" UNION ALL SELECT view_name FROM duckdb_views() WHERE database_name = current_database() AND schema_name = 'main' AND starts_with(view_name, " + duck.QuoteString(stagePrefix) + ")"
+	if err := each(ctx, c, q, func(v []any) { names = append(names, fmt.Sprint(v[0])) }); err != nil {
+		return fmt.Errorf("find the staging tables of interrupted loads: %w", err)
+	}
+	for _, n := range names {
+		if err := replaceObject(ctx, c, n); err != nil {
+			return err
+		}
+	}
+	return nil
 }

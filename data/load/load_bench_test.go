@@ -114,3 +114,51 @@ func BenchmarkLoadCSV(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkLoadWide loads the same number of cells (200,000 small
+// integers) as a narrow file (10 columns × 20,000 rows) and as a wide one
+// (10,000 columns × 20 rows), and the wide one with DuckDB's own CREATE
+// TABLE … AS SELECT * FROM read_csv(…). `make bench` prints wide against
+// narrow (what width costs a Loupe load) and Loupe against DuckDB on the
+// wide file (what Loupe adds to it: staging, renaming, the profile).
+func BenchmarkLoadWide(b *testing.B) {
+	slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
+	ctx := context.Background()
+	narrow, wide := wideCSV(b, 10, 20000), wideCSV(b, 10000, 20)
+	loupe := func(file string) func(b *testing.B) {
+		return func(b *testing.B) {
+			for b.Loop() {
+				b.StopTimer()
+				w, err := workspace.Open(ctx, b.TempDir())
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				if _, err := w.Loader.Load(ctx, file, load.Options{}); err != nil {
+					b.Fatal(err)
+				}
+				b.StopTimer()
+				_ = w.Close()
+				b.StartTimer()
+			}
+		}
+	}
+	b.Run("narrow", loupe(narrow))
+	b.Run("wide", loupe(wide))
+	b.Run("wide_duckdb_ctas", func(b *testing.B) {
+		for b.Loop() {
+			b.StopTimer()
+			db, err := sql.Open("duckdb", filepath.Join(b.TempDir(), "raw.duckdb"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+			if _, err := db.ExecContext(ctx, "CREATE TABLE t AS SELECT * FROM read_csv('"+wide+"')"); err != nil {
+				b.Fatal(err)
+			}
+			b.StopTimer()
+			_ = db.Close()
+			b.StartTimer()
+		}
+	})
+}

@@ -88,6 +88,23 @@ type namer struct {
 	picked   map[string]bool
 }
 
+// stage picks the dataset's name (see pick) and returns the name of the
+// staging object the load creates for it: a load makes its tables and
+// views under these names and renames them when they are complete (see
+// Loader.publish), so that no half-made dataset is ever visible.
+func (n *namer) stage(base, source, part string) string {
+	return stageName(n.pick(base, source, part))
+}
+
+// stagePrefix starts the name of a table or view a load is making. No
+// dataset name starts with it (sqlName never starts with '_').
+const stagePrefix = "_loupe_loading_"
+
+func stageName(final string) string { return stagePrefix + final }
+
+// finalName is the dataset name of a staging object's name.
+func finalName(name string) string { return strings.TrimPrefix(name, stagePrefix) }
+
 // pick returns the name for (source, part): its current name when it was
 // loaded before (a refresh), else base made unique with _2, _3, ….
 func (n *namer) pick(base, source, part string) string {

@@ -502,7 +502,7 @@ func (l *Loader) copySQLite(ctx context.Context, src *source, db *sql.DB, objs [
 		var done, reported int64
 		for i := range objs {
 			o := &objs[i]
-			d := catalog.Dataset{Name: n.pick(sqlName(o.name), src.path, o.name), Kind: string(SQLite), Part: o.name, Storage: "table"}
+			d := catalog.Dataset{Name: n.stage(sqlName(o.name), src.path, o.name), Kind: string(SQLite), Part: o.name, Storage: "table"}
 			report := func(rows int64) {
 				// A restarted copy does not move the bar back.
 				if done+rows >= reported {
@@ -697,9 +697,9 @@ func uniqueColumns(cols []sqliteCol) []string {
 	return out
 }
 
-func quoteSQLite(name string) string {
-	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
-}
+// quoteSQLite quotes an identifier for SQLite, whose rules for quoted
+// names are DuckDB's.
+func quoteSQLite(name string) string { return duck.QuoteIdent(name) }
 
 // sqliteCode is the primary SQLite result code of err, or 0.
 func sqliteCode(err error) int {

@@ -66,7 +66,7 @@ func (l *Loader) loadText(ctx context.Context, src *source) ([]catalog.Dataset, 
 			return err
 		}
 		base := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(baseNoExt(src.path), ".gz"), ".bz2"), ".zst")
-		d = catalog.Dataset{Name: n.pick(sqlName(baseNoExt(base)), src.path, ""), Kind: string(src.kind.format), Storage: "table"}
+		d = catalog.Dataset{Name: n.stage(sqlName(baseNoExt(base)), src.path, ""), Kind: string(src.kind.format), Storage: "table"}
 		staged, cleanup, warn, err := l.stageText(ctx, src, d.Name)
 		if err != nil {
 			return err

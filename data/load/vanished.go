@@ -21,7 +21,7 @@ import (
 func dropVanished(ctx context.Context, c *duckdb.Conn, src *source, existing map[string]catalog.Dataset, kept []catalog.Dataset, noun string, inFile func(part string) bool) ([]string, error) {
 	keep := make(map[string]bool, len(kept))
 	for _, d := range kept {
-		keep[d.Name] = true
+		keep[finalName(d.Name)] = true
 	}
 	var gone []catalog.Dataset
 	for name, d := range existing {
@@ -52,14 +52,14 @@ func dropVanished(ctx context.Context, c *duckdb.Conn, src *source, existing map
 }
 
 // noteVanished drops the vanished parts' datasets (see dropVanished) and
-// records the warnings on the first of out, which the caller stores.
+// adds the warnings to the first of out, which the load records.
 func noteVanished(ctx context.Context, c *duckdb.Conn, src *source, n *namer, out []catalog.Dataset, noun string, inFile func(string) bool) error {
 	warnings, err := dropVanished(ctx, c, src, n.existing, out, noun, inFile)
 	if err != nil || len(warnings) == 0 || len(out) == 0 {
 		return err
 	}
 	out[0].Warnings = append(out[0].Warnings, warnings...)
-	return catalog.Put(ctx, c, out[0])
+	return nil
 }
 
 // partSet returns a membership test over parts.

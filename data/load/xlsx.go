@@ -97,7 +97,7 @@ func (l *Loader) loadSheets(ctx context.Context, c *duckdb.Conn, src *source, wb
 	var empty []string
 	var written int64
 	for _, sheet := range wb.sheets {
-		d := catalog.Dataset{Name: n.pick(sheetName(base, sheet, len(wb.sheets)), src.path, sheet), Kind: string(XLSX), Part: sheet, Storage: "table"}
+		d := catalog.Dataset{Name: n.stage(sheetName(base, sheet, len(wb.sheets)), src.path, sheet), Kind: string(XLSX), Part: sheet, Storage: "table"}
 		dst := stagedPath(l.eng.ImportDir(), d.Name, src.path, ".csv")
 		*staged = append(*staged, dst)
 		s, err := stageSheet(ctx, wb, sheet, dst, func(rows int64) {
@@ -125,9 +125,6 @@ func (l *Loader) loadSheets(ctx context.Context, c *duckdb.Conn, src *source, wb
 	}
 	if len(empty) > 0 {
 		out[0].Warnings = append(out[0].Warnings, "empty sheets were skipped: "+quoteList(empty))
-		if err := catalog.Put(ctx, c, out[0]); err != nil {
-			return nil, err
-		}
 	}
 	if err := noteVanished(ctx, c, src, n, out, "sheet", partSet(wb.sheets)); err != nil {
 		return nil, err

@@ -35,6 +35,8 @@ type Workspace struct {
 	Engine *duck.Engine
 	Loader *load.Loader
 	Query  *query.Runner
+
+	profiler *profiler
 }
 
 // DefaultDir is the workspace folder used when none is given: $LOUPE_WORKSPACE,
@@ -74,8 +76,10 @@ func dataHome() (string, error) {
 	return filepath.Join(home, ".local", "share", "loupe"), nil
 }
 
-// Open opens the workspace in dir, creating it if needed, and profiles
-// (within bounds) datasets an interrupted load left without statistics.
+// Open opens the workspace in dir, creating it if needed, and starts
+// profiling, in the background and within bounds, the datasets an
+// interrupted load left without statistics (see profiler): no command
+// waits for them.
 //
 // The workspace is the user's alone: its folders are 0700 and its files
 // 0600 (package perm). A workspace made before that is tightened here, in
@@ -99,16 +103,18 @@ func Open(ctx context.Context, dir string) (*Workspace, error) {
 		if err := catalog.Ensure(ctx, c); err != nil {
 			return err
 		}
+		if err := load.Sweep(ctx, c); err != nil {
+			return err
+		}
 		return reattach(ctx, eng)
 	})
-	if err == nil {
-		err = reprofile(ctx, eng, log)
-	}
 	if err != nil {
 		_ = eng.Close()
 		return nil, err
 	}
-	return &Workspace{Engine: eng, Loader: load.New(eng), Query: query.NewRunner(eng)}, nil
+	w := &Workspace{Engine: eng, Loader: load.New(eng), Query: query.NewRunner(eng)}
+	w.profiler = startProfiler(eng, log)
+	return w, nil
 }
 
 // reattach attaches the DuckDB files whose tables are datasets; attachments
@@ -141,5 +147,15 @@ func (w *Workspace) Datasets(ctx context.Context) ([]catalog.Dataset, error) {
 	return catalog.List(ctx, w.Engine.DB())
 }
 
-// Close closes the workspace.
-func (w *Workspace) Close() error { return w.Engine.Close() }
+// ProfilingDone is closed when the background profile started at Open
+// has ended (see profiler).
+func (w *Workspace) ProfilingDone() <-chan struct{} { return w.profiler.done }
+
+// Close stops the background profile (interrupting DuckDB) and closes the
+// workspace.
+func (w *Workspace) Close() error {
+	if w.profiler != nil {
+		w.profiler.stop()
+	}
+	return w.Engine.Close()
+}

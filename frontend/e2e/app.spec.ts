@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { expect, openByPath, shot, test } from './backend';
 import { FIXTURES } from './paths';
-import { agencies, clarify, slow } from './scripts';
+import { agencies, clarify, slow, unbacked } from './scripts';
 
 const CSV = join(FIXTURES, 'service_requests.csv');
 
@@ -122,6 +122,25 @@ test.describe('asking', () => {
       await expect(second.locator('.bubble')).toHaveText('All boroughs');
       await expect(second).toHaveAttribute('data-status', 'done');
       await expect(second.getByTestId('findings')).toContainText('No borough has more than a quarter');
+    });
+  });
+
+  test.describe('numbers held to their evidence', () => {
+    test.use({ script: unbacked });
+
+    test('a number no result backs is marked unverified under the answer', async ({ page, backend }) => {
+      await page.goto(backend.url);
+      await openByPath(page, CSV);
+      await expect(page.getByTestId('dataset')).toContainText('service_requests');
+      const box = page.getByRole('textbox', { name: 'Question' });
+      await box.fill('How many requests and complaints are there?');
+      await box.press('Enter');
+
+      const turn = page.getByTestId('turn').last();
+      await expect(turn).toHaveAttribute('data-status', 'done');
+      await expect(turn.getByTestId('answer')).toContainText('98,765 [unverified] complaints');
+      await expect(turn.getByTestId('unverified')).toHaveText(/Not found in any result of this run: 98,765\./);
+      await expect(turn.getByTestId('unverified')).not.toContainText('1,000');
     });
   });
 

@@ -71,3 +71,13 @@ export const slow: Script = {
   { content: 'Done.' },
   ],
 };
+
+/** One count, then an answer with a number no result holds, kept after the challenge. */
+const unbackedAnswer = 'There are 1,000 requests in the sample, and 98,765 complaints behind them.';
+export const unbacked: Script = {
+  turns: [
+    { tool_calls: [{ name: 'run_sql', args: { sql: 'SELECT count(*) AS n FROM service_requests', purpose: 'count the requests' } }] },
+    { content: unbackedAnswer },
+    { content: unbackedAnswer },
+  ],
+};

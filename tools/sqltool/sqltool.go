@@ -45,6 +45,10 @@ type Config struct {
 	PreviewRows  int           // rows the model sees; default 30
 	PreviewBytes int           // bytes of the model's preview; default 8 KiB
 	DisplayRows  int           // rows inlined in the UI's Table.Preview; default 50
+	// Observe, when set, sees each successful result before the model's
+	// preview is made (the privacy gate learns the values a query derived
+	// from private columns). It must not change res.
+	Observe func(ctx context.Context, sql string, res *query.Result)
 }
 
 // Defaults are the values used where a Config field is zero.
@@ -52,6 +56,7 @@ var Defaults = Config{Timeout: 30 * time.Second, KeepRows: 10_000, KeepBytes: 16
 
 func (c Config) withDefaults() Config {
 	d := Defaults
+	d.Observe = c.Observe
 	if c.Timeout > 0 {
 		d.Timeout = c.Timeout
 	}
@@ -129,6 +134,9 @@ func (t *Tool) Execute(ctx context.Context, sql, purpose string, keepRows int) (
 	res, err := t.run.Run(ctx, sql, query.Limits{Timeout: t.cfg.Timeout, MaxRows: keepRows, MaxBytes: t.cfg.KeepBytes})
 	if err != nil {
 		return t.failure(ctx, err, sql)
+	}
+	if t.cfg.Observe != nil {
+		t.cfg.Observe(ctx, sql, res)
 	}
 	ref := t.store.Put(res, sql)
 	text := Preview(res, t.cfg.PreviewRows, t.cfg.PreviewBytes)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/loupeapp/loupe/data/duck"
 	"github.com/loupeapp/loupe/data/remote"
 )
 
@@ -141,7 +142,7 @@ func (s *Source) rowCounts(ctx context.Context, sc *remote.Schema) error {
 			t.Rows = n
 			continue
 		}
-		q := fmt.Sprintf(`SELECT count(*) FROM "%s"`, strings.ReplaceAll(t.Name, `"`, `""`))
+		q := "SELECT count(*) FROM " + duck.QuoteIdent(t.Name) // SQLite quotes names as DuckDB does
 		if err := s.db.QueryRowContext(ctx, q).Scan(&t.Rows); err != nil {
 			return err
 		}

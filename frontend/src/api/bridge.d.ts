@@ -13,6 +13,7 @@ declare global {
       EventsOn(name: string, callback: (...data: unknown[]) => void): () => void;
       OnFileDrop(callback: (x: number, y: number, paths: string[]) => void, useDropTarget: boolean): void;
       OnFileDropOff(): void;
+      BrowserOpenURL?(url: string): void;
     };
   }
 }

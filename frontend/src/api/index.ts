@@ -24,6 +24,7 @@ import type {
   Page,
   PrivacyLevel,
   PrivacyState,
+  PrivateColumn,
   QueryResult,
   Report,
   SandboxBuilt,
@@ -112,6 +113,11 @@ export const refreshDataset = (name: string): Promise<void> => call('RefreshData
 export const setDatasetNote = (name: string, note: string, columns: Record<string, string>): Promise<void> =>
   call('SetDatasetNote', name, note, columns);
 export const removeDataset = (name: string): Promise<void> => call('RemoveDataset', name);
+/** The dataset's columns and whether each is private (proposed by Loupe or set by the user). Rejects with not_found. */
+export const privateColumns = (dataset: string): Promise<PrivateColumn[]> => call('PrivateColumns', dataset);
+/** Marks a dataset's column private or not; returns it as it now stands. Rejects with not_found. */
+export const setPrivateColumn = (dataset: string, column: string, isPrivate: boolean): Promise<PrivateColumn> =>
+  call('SetPrivateColumn', dataset, column, isPrivate);
 /** The first rows, through the read-only guard. */
 export const previewDataset = (name: string): Promise<QueryResult> => call('PreviewDataset', name);
 /** The profile tool's display payload (kind "profile", data: ProfileData). */
@@ -207,6 +213,12 @@ export const connectionTables = (name: string, refresh = false): Promise<Connect
  */
 export const setConnectionNote = (conn: string, table: string, note: string, columns: Record<string, string>): Promise<void> =>
   call('SetConnectionNote', conn, table, note, columns);
+/** privateColumns for a connection's table (named as connectionTables names it). */
+export const connectionPrivateColumns = (conn: string, table: string): Promise<PrivateColumn[]> =>
+  call('ConnectionPrivateColumns', conn, table);
+/** setPrivateColumn for a connection's table; kept beside the connection's notes. */
+export const setConnectionPrivateColumn = (conn: string, table: string, column: string, isPrivate: boolean): Promise<PrivateColumn> =>
+  call('SetConnectionPrivateColumn', conn, table, column, isPrivate);
 /**
  * Runs sql on the connection and stores the result in the workspace as
  * table (at most rowLimit rows, 0 for the default); import:progress events,
@@ -244,3 +256,18 @@ export const saveChart = (name: string, format: ChartFormat, data: string): Prom
  */
 export const chartRendered = (rows: number, renderer: 'svg' | 'canvas', ms: number): Promise<void> =>
   call('ChartRendered', rows, renderer, ms);
+
+// ---- Links ----------------------------------------------------------------------
+
+/**
+ * Opens a web or mail address in the system browser (the window: the Wails
+ * runtime's BrowserOpenURL); in a browser, in a new tab without opener or
+ * referrer. The caller has already shown the address and had it confirmed.
+ */
+export function openInBrowser(url: string): void {
+  if (isDesktop() && window.runtime?.BrowserOpenURL) {
+    window.runtime.BrowserOpenURL(url);
+    return;
+  }
+  window.open(url, '_blank', 'noopener,noreferrer');
+}

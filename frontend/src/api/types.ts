@@ -202,6 +202,8 @@ export type AgentEventType =
   | 'chart'
   | 'question'
   | 'usage'
+  /** An answer's numbers checked against the run's results (numbers: NumbersEvent). */
+  | 'numbers_checked'
   | 'run_finished';
 
 export type RunStatus = 'done' | 'needs_input' | 'canceled' | 'failed' | 'limit';
@@ -252,6 +254,13 @@ export interface AgentEvent {
   question?: Question;
   usage?: Usage;
   finished?: Outcome;
+  numbers?: NumbersEvent;
+}
+
+/** The check of one answer's numbers; challenged: the model was asked to back or withdraw them. */
+export interface NumbersEvent {
+  checks: NumberCheck[];
+  challenged?: boolean;
 }
 
 export interface Finding {
@@ -305,6 +314,10 @@ export interface ToolTime {
 
 export interface Meta {
   steps: number;
+  /** Numbers of the answer no tool result of the run backs; marked "[unverified]" in its text. */
+  unverified?: number;
+  /** The model was asked once to back or withdraw numbers. */
+  challenged?: boolean;
   tool_calls: number;
   failed_calls: number;
   prompt_tokens: number;
@@ -318,6 +331,12 @@ export interface Meta {
   provider?: string;
 }
 
+/** One number of an answer and what backs it ("q1", "question"); no source: nothing does. */
+export interface NumberCheck {
+  number: { text: string; value: number; percent?: boolean };
+  source?: string;
+}
+
 /** What a run produced; complete whatever the status. */
 export interface Outcome {
   run_id: string;
@@ -327,6 +346,8 @@ export interface Outcome {
   answer?: string;
   summary?: string;
   findings?: Finding[];
+  /** The answer's numbers, checked against the run's tool results. */
+  numbers?: NumberCheck[];
   /** needs_input only. */
   question?: Question;
   evidence?: Evidence[];
@@ -680,3 +701,20 @@ export interface EventMap {
 }
 
 export type EventName = keyof EventMap;
+
+/**
+ * A column's privacy: under the masked level its values reach a hosted model
+ * only as placeholders (<email_3>). Loupe proposes columns by name and sample
+ * values; the user's decision wins.
+ */
+export interface PrivateColumn {
+  table: string;
+  column: string;
+  private: boolean;
+  /** email, phone, card, iban, ssn, name, address, … ("private" when none fits). */
+  kind?: string;
+  /** Loupe proposes it (by its name or values). */
+  proposed: boolean;
+  /** The user confirmed or changed it. */
+  decided: boolean;
+}

@@ -52,6 +52,10 @@ function build() {
     refreshDataset: vi.fn<typeof Api.refreshDataset>(async () => undefined),
     setDatasetNote: vi.fn<typeof Api.setDatasetNote>(async () => undefined),
     setConnectionNote: vi.fn<typeof Api.setConnectionNote>(async () => undefined),
+    privateColumns: vi.fn<typeof Api.privateColumns>(async () => []),
+    setPrivateColumn: vi.fn<typeof Api.setPrivateColumn>(),
+    connectionPrivateColumns: vi.fn<typeof Api.connectionPrivateColumns>(async () => []),
+    setConnectionPrivateColumn: vi.fn<typeof Api.setConnectionPrivateColumn>(),
     removeDataset: vi.fn<typeof Api.removeDataset>(async () => undefined),
     previewDataset: vi.fn<typeof Api.previewDataset>(),
     profileDataset: vi.fn<typeof Api.profileDataset>(),
@@ -73,6 +77,7 @@ function build() {
     cancelSandboxBuild: vi.fn<typeof Api.cancelSandboxBuild>(async () => undefined),
     saveChart: vi.fn<typeof Api.saveChart>(async () => null),
     chartRendered: vi.fn<typeof Api.chartRendered>(async () => undefined),
+    openInBrowser: vi.fn<typeof Api.openInBrowser>(() => undefined),
     writeReport: vi.fn<typeof Api.writeReport>(),
     exportReport: vi.fn<typeof Api.exportReport>(async () => null),
     getSettings: vi.fn<typeof Api.getSettings>(async (): Promise<Api.Settings> => ({

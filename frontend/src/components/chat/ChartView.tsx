@@ -8,6 +8,7 @@ import { notify } from '../../state/actions';
 import { problemOf } from '../../state/problem';
 import { StoreContext } from '../../state/store';
 import { Icon } from '../common/Icon';
+import { embedOptions, safeSpec } from './chartSafety';
 
 let vega: Promise<typeof import('vega-embed')> | null = null;
 
@@ -19,7 +20,8 @@ export function loadVega() {
 
 /**
  * A Vega-Lite chart drawn by vega-embed, sized to its container, with
- * PNG and SVG export. spec has its data inlined.
+ * PNG and SVG export. spec has its data inlined; it is drawn with the
+ * options of chartSafety.ts, which load nothing from any address.
  */
 export function ChartView({ spec, title }: { spec: unknown; title?: string | undefined }) {
   const el = useRef<HTMLDivElement>(null);
@@ -38,7 +40,8 @@ export function ChartView({ spec, title }: { spec: unknown; title?: string | und
       .then(async (m) => {
         if (!live || el.current === null) return;
         const parsed: unknown = typeof spec === 'string' ? JSON.parse(spec) : spec;
-        const s = { ...(parsed as Record<string, unknown>) };
+        // The spec is the model's: it gets no say in how it is embedded.
+        const s = safeSpec(parsed as Record<string, unknown>);
         // Single views fill the column; composed ones keep their own layout.
         if (!['facet', 'hconcat', 'vconcat', 'concat', 'repeat'].some((k) => k in s)) s['width'] = 'container';
         // Timed for the render benchmark (e2e/perf.spec.ts): parse, dataflow and draw.
@@ -46,11 +49,11 @@ export function ChartView({ spec, title }: { spec: unknown; title?: string | und
         const rows = dataRows(s);
         // SVG is crisp; a canvas draws thousands of marks far faster.
         const renderer = rows > 2000 ? 'canvas' : 'svg';
-        result = await m.default(el.current, s as never, {
-          actions: false,
-          renderer,
-          config: chartConfig(scheme),
-        });
+        // A canvas has no ARIA tree: leave out the per-mark descriptions
+        // Vega-Lite would otherwise compute for every point (with
+        // interpreted expressions, the larger part of the draw).
+        const config = renderer === 'canvas' ? { ...chartConfig(scheme), aria: false } : chartConfig(scheme);
+        result = await m.default(el.current, s as never, embedOptions({ renderer, config }));
         const end = performance.now();
         performance.measure('loupe:chart-render', { start, end, detail: { rows } });
         // The app's log keeps the time too (make smoke reads it from the

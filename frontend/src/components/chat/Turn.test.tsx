@@ -128,4 +128,28 @@ describe('Turn', () => {
     expect(store.get().consoleText).toContain('GROUP BY agency');
     expect(fake.page).not.toHaveBeenCalled();
   });
+
+  it('says which numbers of the answer no result backs, and leaves a backed answer alone', () => {
+    const withNumbers = (numbers: { text: string; source?: string }[], mark: string) =>
+      chartRun.map((e) =>
+        e.type === 'run_finished' && e.finished
+          ? {
+              ...e,
+              finished: {
+                ...e.finished,
+                summary: (e.finished.summary ?? '') + mark,
+                numbers: numbers.map((n) => ({ number: { text: n.text, value: Number(n.text) }, ...(n.source ? { source: n.source } : {}) })),
+              },
+            }
+          : e,
+      );
+    const { unmount } = renderWithStore(
+      <Turn {...props({ events: withNumbers([{ text: '40', source: 'q1' }, { text: '37' }], ' The total is 37 [unverified].') })} />,
+    );
+    expect(screen.getByTestId('answer')).toHaveTextContent('The total is 37 [unverified].');
+    expect(screen.getByTestId('unverified')).toHaveTextContent('Not found in any result of this run: 37.');
+    unmount();
+    renderWithStore(<Turn {...props({ events: withNumbers([{ text: '40', source: 'q1' }], '') })} />);
+    expect(screen.queryByTestId('unverified')).toBeNull();
+  });
 });

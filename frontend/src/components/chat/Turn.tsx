@@ -104,10 +104,12 @@ export function Turn({ question, runId, events, latest, busy, onAnswer, onReport
         <div className="answer" data-testid="answer">
           {outcome.summary && <Markdown text={outcome.summary} />}
           {(outcome.findings?.length ?? 0) > 0 && <Findings outcome={outcome} onReveal={reveal} trace={trace} />}
+          <Unverified outcome={outcome} />
         </div>
       ) : answer || outcome?.answer ? (
         <div className={trace.running ? 'answer answer--streaming' : 'answer'} data-testid="answer">
-          <Markdown text={answer?.text ?? outcome?.answer ?? ''} />
+          <Markdown text={outcome?.answer ?? answer?.text ?? ''} />
+          {outcome && <Unverified outcome={outcome} />}
         </div>
       ) : null}
 
@@ -181,6 +183,19 @@ function Thinking({ text }: { text: string }) {
       <summary>Thinking</summary>
       <div className="thinking__text">{text}</div>
     </details>
+  );
+}
+
+/** Says which numbers of the answer no result of the run backs (they are marked "[unverified]" in the text). */
+function Unverified({ outcome }: { outcome: NonNullable<TraceView['outcome']> }) {
+  const bad = (outcome.numbers ?? []).filter((n) => !n.source).map((n) => n.number.text);
+  if (bad.length === 0) return null;
+  const list = [...new Set(bad)].join(', ');
+  return (
+    <div className="answer__unverified" role="note" data-testid="unverified">
+      ⚠ Not found in any result of this run: {list}. Check {bad.length === 1 ? 'it' : 'them'} before relying on{' '}
+      {bad.length === 1 ? 'it' : 'them'}.
+    </div>
   );
 }
 

@@ -20,6 +20,7 @@ const paths = {
   refresh: 'M20 11a8 8 0 1 0-2.3 5.7M20 5v6h-6',
   trash: 'M5 7h14M10 11v6M14 11v6M6 7l1 13h10l1-13M9 7V4h6v3',
   pencil: 'M4 20h4L19 9l-4-4L4 16zM14 6l4 4',
+  lock: 'M6 11h12v10H6zM8 11V7a4 4 0 0 1 8 0v4',
   sparkle: 'M12 3l1.8 5.2L19 10l-5.2 1.8L12 17l-1.8-5.2L5 10l5.2-1.8zM19 16l.8 2.2L22 19l-2.2.8L19 22l-.8-2.2L16 19l2.2-.8z',
   terminal: 'M4 5h16v14H4zM8 10l3 2.5L8 15M13 15h4',
   report: 'M6 3h9l4 4v14H6zM14 3v5h5M9 12h7M9 16h7',

@@ -11,8 +11,10 @@ if (typeof window !== 'undefined') {
 }
 
 /**
- * Markdown as the model writes it (GitHub flavour); raw HTML is not
- * rendered. Until the renderer has loaded, the text shows as it is.
+ * Markdown as the model writes it (GitHub flavour), drawn by MarkdownView:
+ * no raw HTML, no image but Loupe's own, links opened only after the user
+ * saw and confirmed the address. Until the renderer has loaded, the text
+ * shows as it is.
  */
 export function Markdown(props: ComponentProps<typeof MarkdownView>) {
   return (

@@ -8,6 +8,7 @@ import { useStore } from '../../state/store';
 import { Icon } from '../common/Icon';
 import { Menu } from '../common/Menu';
 import { NotesDialog } from '../data/NotesDialog';
+import { PrivateColumnsDialog } from '../data/PrivateColumnsDialog';
 import { useConnectionActions } from './actions';
 import { ConnectionDialog } from './ConnectionDialog';
 import { ImportDialog } from './ImportDialog';
@@ -185,6 +186,7 @@ function ConnectionTables({
   const [tries, setTries] = useState(0);
   const [filter, setFilter] = useState('');
   const [noting, setNoting] = useState<ConnectionTable | null>(null);
+  const [hiding, setHiding] = useState<ConnectionTable | null>(null);
   const { refresh } = useConnectionActions();
   useEffect(() => {
     let live = true;
@@ -261,10 +263,27 @@ function ConnectionTables({
                 >
                   <Icon name="pencil" size={12} />
                 </button>
+                <button
+                  type="button"
+                  className="icon-button conn__note"
+                  aria-label={`Private columns of ${t.name}`}
+                  title="Private columns…: values a hosted model sees only as placeholders"
+                  onClick={() => setHiding(t)}
+                >
+                  <Icon name="lock" size={12} />
+                </button>
               </li>
             ))}
           </ul>
         </>
+      )}
+      {hiding && (
+        <PrivateColumnsDialog
+          table={hiding.name}
+          load={() => api.connectionPrivateColumns(name, hiding.name)}
+          onSet={(column, isPrivate) => api.setConnectionPrivateColumn(name, hiding.name, column, isPrivate)}
+          onClose={() => setHiding(null)}
+        />
       )}
       {noting && (
         <NotesDialog

@@ -7,6 +7,7 @@ import { problemOf, type Problem } from '../../state/problem';
 import { useStore } from '../../state/store';
 import { ErrorNote } from '../common/ErrorNote';
 import { NotesDialog } from './NotesDialog';
+import { PrivateColumnsDialog } from './PrivateColumnsDialog';
 import { Icon } from '../common/Icon';
 import { DataGrid, type GridSource } from '../grid/DataGrid';
 import { quoteIdent } from '../sidebar/Sidebar';
@@ -20,6 +21,7 @@ export function DatasetView({ name, mode }: { name: string; mode: 'preview' | 'p
   const [profile, setProfile] = useState<ToolDisplay | null>(null);
   const [error, setError] = useState<Problem | null>(null);
   const [noting, setNoting] = useState(false);
+  const [hiding, setHiding] = useState(false);
   const loadedAt = d?.loadedAt;
 
   useEffect(() => {
@@ -80,11 +82,22 @@ export function DatasetView({ name, mode }: { name: string; mode: 'preview' | 'p
         <button type="button" className="button" disabled={!d} onClick={() => setNoting(true)}>
           Notes…
         </button>
+        <button type="button" className="button" disabled={!d} onClick={() => setHiding(true)} title="Columns whose values a hosted model sees only as placeholders">
+          Private…
+        </button>
         <button type="button" className="button" onClick={() => a.openConsole(`SELECT *\nFROM ${quoteIdent(name)}\nLIMIT 100`)}>
           <Icon name="terminal" size={14} /> Query
         </button>
       </header>
       {d && noting && <NotesDialog dataset={d} onClose={() => setNoting(false)} />}
+      {d && hiding && (
+        <PrivateColumnsDialog
+          table={name}
+          load={() => api.privateColumns(name)}
+          onSet={(column, isPrivate) => api.setPrivateColumn(name, column, isPrivate)}
+          onClose={() => setHiding(false)}
+        />
+      )}
       {d && (d.note || d.comment) && (
         <p className={d.note ? 'dataset-view__note' : 'dataset-view__note dataset-view__note--comment'} data-testid="dataset-note">
           {d.note || d.comment}

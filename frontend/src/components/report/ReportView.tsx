@@ -1,4 +1,4 @@
-import type { ComponentProps } from 'react';
+import { useMemo } from 'react';
 import * as api from '../../api';
 import type { Report } from '../../api';
 import { useActions } from '../../state/actions';
@@ -13,6 +13,7 @@ export function ReportView({ chatId, runId }: { chatId: string; runId: string })
   const a = useActions();
   const state = useStore((s) => s.reports[runId]);
   const report = state?.report;
+  const charts = useMemo(() => (report ? chartImages(report) : undefined), [report]);
 
   const exportAs = async (format: 'folder' | 'html') => {
     try {
@@ -62,7 +63,7 @@ export function ReportView({ chatId, runId }: { chatId: string; runId: string })
             <ErrorNote title="The report could not be written" problem={state.error} />
           )}
           {report ? (
-            <Markdown text={report.markdown} components={{ img: chartImage(report) }} />
+            <Markdown text={report.markdown} localImage={charts} />
           ) : (
             <Markdown text={placeholders(state?.text ?? '')} />
           )}
@@ -83,22 +84,16 @@ function placeholders(text: string): string {
   return text.replace(/\{\{(chart|table):([\w-]+)\}\}/g, (_m, kind: string, ref: string) => `*(${kind} ${ref})*`);
 }
 
-/** An img renderer drawing charts/REF.svg from the report's own SVGs. */
-function chartImage(report: Report) {
-  return function ReportImage(props: ComponentProps<'img'>) {
-    const { node: _node, src, alt, ...rest } = props as ComponentProps<'img'> & { node?: unknown };
-    const m = typeof src === 'string' ? /(?:^|\/)charts\/([\w-]+)\.svg$/.exec(src) : null;
+/**
+ * The report's own charts: charts/REF.svg in its markdown is drawn from
+ * the SVG Loupe rendered, as a data: URL. Every other address is refused
+ * (the Markdown view shows it as text).
+ */
+function chartImages(report: Report) {
+  return (src: string) => {
+    const m = /^(?:\.\/)?charts\/([\w-]+)\.svg$/.exec(src);
     const chart = m ? report.charts.find((c) => c.ref === m[1]) : undefined;
-    if (chart) {
-      return (
-        <img
-          {...rest}
-          className="report__chart"
-          alt={alt ?? chart.ref}
-          src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(chart.svg)}`}
-        />
-      );
-    }
-    return <img {...rest} src={src} alt={alt} />;
+    if (!chart) return undefined;
+    return { src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(chart.svg)}`, alt: chart.ref };
   };
 }
