@@ -42,6 +42,15 @@ func runEval(ctx context.Context, e env, args []string) int {
 		fmt.Fprintln(e.stderr, "loupe eval:", err)
 		return ExitUsage
 	}
+	// Every request to a model server on another machine is kept, as for
+	// ask: in the workspace folder's store, for no conversation (loupe
+	// outbox prints them).
+	st, err := openStore(ctx, *ws)
+	if err != nil {
+		return fail(e, err)
+	}
+	defer st.Close()
+	cfg.HTTPClient = assemble.TeeClient(assemble.Outbox{Store: st, Level: o.Privacy}, os.Getenv)
 	p, err := provider.Open(*cfg)
 	if err != nil {
 		return fail(e, err)

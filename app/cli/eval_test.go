@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/loupeapp/loupe/agent/llm/fake"
+	"github.com/loupeapp/loupe/app/assemble"
 )
 
 // A model that always counts orders gets exactly the sample's
@@ -46,5 +47,27 @@ func TestEvalUsage(t *testing.T) {
 	}
 	if code, _, errs := run(t, "", "eval", "--model", "m", "--base-url", "http://127.0.0.1:1", "--questions", "/nope.jsonl"); code != ExitError || !strings.Contains(errs, "nope.jsonl") {
 		t.Errorf("exit %d: %s", code, errs)
+	}
+}
+
+// loupe eval keeps what it sends to a model server on another machine, as
+// ask does: loupe outbox prints every question the model was asked.
+func TestEvalKeepsWhatItSends(t *testing.T) {
+	srv := countingModel(t)
+	ws := t.TempDir()
+	t.Setenv(assemble.EnvOutboxAll, "1") // the fake listens on loopback: record it as if it were not
+	if code, _, errs := run(t, "", "eval", "--sample", "--workspace", ws, "--base-url", srv.OllamaURL(), "--model", "qwen3:8b", "--privacy", "masked"); code != ExitOK {
+		t.Fatalf("eval: exit %d: %s", code, errs)
+	}
+	code, out, errs := run(t, "", "outbox", "--workspace", ws)
+	if code != ExitOK {
+		t.Fatalf("outbox: exit %d: %s", code, errs)
+	}
+	reqs := srv.Requests()
+	if len(reqs) == 0 || !strings.Contains(out, "How many orders are there?") || !strings.Contains(out, "level then in force (masked") {
+		t.Errorf("the server got %d requests; loupe outbox printed:\n%.2000s", len(reqs), out)
+	}
+	if n := strings.Count(out, "POST "+srv.OllamaURL()+"/api/chat"); n != len(reqs) {
+		t.Errorf("the outbox holds %d chat requests, the server got %d", n, len(reqs))
 	}
 }

@@ -9,7 +9,7 @@ import (
 
 func init() {
 	register(command{"outbox", "outbox [--workspace DIR]",
-		"print the requests sent to a model server on another machine for no conversation (status checks, model listing, table embeddings); per answer: loupe chat show --sent ID", runOutbox})
+		"print the requests sent to a model server on another machine for no conversation (status checks, model listing, table embeddings, loupe eval); per answer: loupe chat show --sent ID", runOutbox})
 }
 
 func runOutbox(ctx context.Context, e env, args []string) int {

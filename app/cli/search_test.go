@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/loupeapp/loupe/agent/llm/fake"
+	"github.com/loupeapp/loupe/app/assemble"
 )
 
 type searchMatch struct {
@@ -51,6 +52,27 @@ func TestSearch(t *testing.T) {
 	code, out, _ = run(t, "", "search", "--workspace", ws, "--json", "the")
 	if code != ExitOK || strings.TrimSpace(out) != "[]" {
 		t.Errorf("search of stop words: %d %q", code, out)
+	}
+}
+
+// The embedding requests of loupe search (table and column names) are kept
+// like every request to a model server on another machine.
+func TestSearchKeepsItsEmbeddings(t *testing.T) {
+	srv := fake.Start(t, fake.Options{})
+	ws := t.TempDir()
+	file := writeFile(t, t.TempDir(), "personnel.csv", "full_name,hired_on,grade\nAda,2020-01-02,3\n")
+	if code, _, errs := run(t, "", "load", "--workspace", ws, file); code != ExitOK {
+		t.Fatalf("load: %s", errs)
+	}
+	t.Setenv(assemble.EnvOutboxAll, "1") // the fake listens on loopback: record it as if it were not
+	if code, _, errs := run(t, "", "search", "--workspace", ws, "--embed-model", "nomic-embed-text",
+		"--base-url", srv.OllamaURL(), "What is our headcount?"); code != ExitOK {
+		t.Fatalf("search: exit %d: %s", code, errs)
+	}
+	code, out, errs := run(t, "", "outbox", "--workspace", ws)
+	if n := strings.Count(out, "POST "+srv.OllamaURL()+"/api/embed"); code != ExitOK || n != srv.Hits("/api/embed") ||
+		!strings.Contains(out, "columns: full name; hired on") || !strings.Contains(out, "What is our headcount?") {
+		t.Errorf("the server got %d embedding requests; loupe outbox (exit %d) printed %d:\n%.2000s%s", srv.Hits("/api/embed"), code, n, out, errs)
 	}
 }
 

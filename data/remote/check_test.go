@@ -58,6 +58,7 @@ func TestCheckRefuses(t *testing.T) {
 		why  string // a word the reason must hold
 	}{
 		{Postgres, "SELECT 1; SELECT 2", "2 statements"},
+		{MySQL, "SELECT 1 --\x7f '\n, LOAD_FILE('/etc/passwd') -- '", "load_file"},
 		{Postgres, "SELECT 1; DROP TABLE t", "2 statements"},
 		{Postgres, "SELECT '$$'; DELETE FROM t; SELECT '$$'", "statements"},
 		{Postgres, "SELECT $a$ $b$; $a$; DELETE FROM t", "statements"},

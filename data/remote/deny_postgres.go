@@ -27,6 +27,7 @@ var postgresDeny = denyList{
 			"pg_backup_start", "pg_backup_stop", "pg_start_backup", "pg_stop_backup",
 			"pg_replication_slot_advance", "pg_sync_replication_slots",
 			"pg_notify", "pg_stat_statements_reset", "pg_import_system_collations",
+			"pg_nextoid", "txid_current", "pg_current_xact_id", // the OID counter; a transaction id, even read-only
 			"pg_log_backend_memory_contexts", "pg_log_standby_snapshot", "pg_export_snapshot",
 			"brin_summarize_new_values", "brin_summarize_range", "brin_desummarize_range",
 			"gin_clean_pending_list", "pg_prewarm", "pg_truncate_visibility_map",

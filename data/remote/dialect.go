@@ -35,7 +35,7 @@ var dialects = map[Kind]dialect{
 		asciiCalls: true,
 	},
 	SQLite: {
-		lex:    lexRules{backtick: true, brackets: true},
+		lex:    lexRules{backtick: true, brackets: true, tclVars: true},
 		starts: []string{"SELECT", "WITH", "VALUES", "EXPLAIN"},
 		deny:   sqliteDeny,
 	},

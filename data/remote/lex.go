@@ -19,6 +19,7 @@ type lexRules struct {
 	nested        bool // /* */ comments nest (PostgreSQL)
 	dollar        bool // $tag$ … $tag$ strings, E'…' escapes and U&"…" identifiers (PostgreSQL)
 	execComment   bool // /*! … */ and MariaDB's /*M! … */ comments are run as code (MySQL)
+	tclVars       bool // $name, @name, :name, #name variables, with Tcl's ::name and (…) parts (SQLite)
 }
 
 // tokKind is what a token of a statement is.
@@ -79,7 +80,7 @@ func split(text string, r lexRules) []stmt {
 			cur.WriteByte(c)
 			i++
 			continue
-		case c == '-' && strings.HasPrefix(s[i:], "--") && (!r.dashNeedSpace || i+2 >= len(s) || isSpace(s[i+2])),
+		case c == '-' && strings.HasPrefix(s[i:], "--") && (!r.dashNeedSpace || i+2 >= len(s) || dashCommentAfter(s[i+2])),
 			c == '#' && r.hashComment:
 			j := strings.IndexAny(s[i:], "\n\r")
 			if j < 0 {
@@ -117,6 +118,8 @@ func split(text string, r lexRules) []stmt {
 			j, kind = guard.QuotedEnd(s, i+2, '"', false), tIdent
 		case (c == 'e' || c == 'E') && r.dollar && i+1 < len(s) && s[i+1] == '\'' && !(i > 0 && isWord(s[i-1])):
 			j, kind = guard.QuotedEnd(s, i+1, '\'', true), tString
+		case r.tclVars && strings.IndexByte("$@:#", c) >= 0:
+			j = tclVariableEnd(s, i)
 		case c == '$' && r.dollar && !(i > 0 && isWord(s[i-1])):
 			if tag, ok := dollarTag(s, i); ok {
 				kind = tString
@@ -151,6 +154,12 @@ func split(text string, r lexRules) []stmt {
 // only makes more names look called.
 func isSpace(c byte) bool { return c <= ' ' && c != 0 }
 
+// dashCommentAfter says whether MySQL and MariaDB start a -- comment when
+// c follows the dashes: a space or a control character (my_isspace or
+// my_iscntrl), DEL (0x7f) included. Were DEL read as code, a quote after
+// it would hide what the server runs in a string.
+func dashCommentAfter(c byte) bool { return isSpace(c) || c == 0x7f }
+
 func isWordStart(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
 }
@@ -178,6 +187,34 @@ func commentEnd(s string, i int, nested bool) int {
 		}
 	}
 	return len(s)
+}
+
+// tclVariableEnd returns the end of the SQLite variable that starts at i
+// ($, @, : or #), as SQLite's tokenizer reads it: name characters, "::"
+// between them, and a final (…) up to a space or ")", whatever it holds
+// ($a(') is one token there, not a quote). The (…) ends at SQLite's own
+// spaces (sqlite3Isspace), not at every control byte.
+func tclVariableEnd(s string, i int) int {
+	n, j := 0, i+1
+	for j < len(s) {
+		switch c := s[j]; {
+		case isWord(c):
+			n++
+			j++
+		case c == '(' && n > 0:
+			for j++; j < len(s) && !strings.ContainsRune(" \t\n\v\f\r", rune(s[j])) && s[j] != ')'; j++ {
+			}
+			if j < len(s) && s[j] == ')' {
+				j++
+			}
+			return j
+		case c == ':' && j+1 < len(s) && s[j+1] == ':':
+			j += 2
+		default:
+			return j
+		}
+	}
+	return j
 }
 
 // dollarTag returns the $tag$ that opens a dollar-quoted string at i.

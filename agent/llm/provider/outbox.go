@@ -64,30 +64,44 @@ type TeeOptions struct {
 // in the outbox of the request's context (WithOutbox), else in
 // o.Fallback. Retries and redirects go through it too: each attempt is
 // kept.
+//
+// A request whose address names this machine is sent unrecorded only over
+// a connection that really ends on loopback: one that goes elsewhere (an
+// HTTP proxy, a name that resolves to another machine) fails with
+// ErrNotLoopback before anything is written. When c's transport cannot be
+// guarded so (it is not an *http.Transport), every request is kept.
 func Tee(c *http.Client, o TeeOptions) *http.Client {
 	out := &http.Client{}
 	if c != nil {
 		*out = *c
 	}
-	base := out.Transport
-	if base == nil {
-		base = http.DefaultTransport
+	t := &tee{opts: o}
+	switch out.Transport {
+	case nil, http.DefaultTransport:
+		t.base, t.guarded = defaultGuarded(), true
+	default:
+		if g, ok := guardTransport(out.Transport); ok {
+			t.base, t.guarded = g, true
+		} else {
+			t.base = out.Transport
+		}
 	}
-	out.Transport = &tee{base: base, opts: o}
+	out.Transport = t
 	return out
 }
 
 // tee is the RoundTripper Tee installs.
 type tee struct {
-	base http.RoundTripper
-	opts TeeOptions
+	base    http.RoundTripper
+	opts    TeeOptions
+	guarded bool // base refuses loopback-only requests' connections elsewhere
 }
 
 var _ http.RoundTripper = (*tee)(nil)
 
 func (t *tee) RoundTrip(req *http.Request) (*http.Response, error) {
-	if !t.opts.All && privacy.IsLocal(req.URL.String()) {
-		return t.base.RoundTrip(req)
+	if !t.opts.All && t.guarded && privacy.IsLocal(req.URL.String()) {
+		return t.base.RoundTrip(req.WithContext(context.WithValue(req.Context(), loopbackOnlyKey{}, true)))
 	}
 	o, ok := OutboxOf(req.Context())
 	if !ok {
@@ -128,11 +142,16 @@ func readBody(req *http.Request) ([]byte, error) {
 
 // RedactURL is u as the outbox shows it: no user info, and the values of
 // query parameters named like credentials (key, token, secret, sig,
-// password) replaced by "REDACTED".
+// password) replaced by "REDACTED". A query Go cannot parse (a ";"
+// among its pairs) is replaced whole.
 func RedactURL(u *url.URL) string {
 	c := *u
 	c.User = nil
-	q := c.Query()
+	q, err := url.ParseQuery(c.RawQuery)
+	if err != nil {
+		c.RawQuery = "REDACTED"
+		return c.String()
+	}
 	changed := false
 	for k := range q {
 		if credentialParam(k) {

@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"net"
+	"net/http"
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -133,6 +136,7 @@ func TestRedactURL(t *testing.T) {
 		"https://user:pw@api.example.com/v1/chat/completions":              "https://api.example.com/v1/chat/completions",
 		"https://x.openai.azure.com/openai?api-version=2024-06-01&key=abc": "https://x.openai.azure.com/openai?api-version=2024-06-01&key=REDACTED",
 		"http://10.0.0.5:11434/api/chat":                                   "http://10.0.0.5:11434/api/chat",
+		"https://x.example.com/v1?api-version=1;key=abc":                   "https://x.example.com/v1?REDACTED",
 	} {
 		u, err := url.Parse(in)
 		if err != nil {
@@ -191,4 +195,57 @@ func TestTeeKeepsEmbeddingRequests(t *testing.T) {
 			t.Errorf("%s: embedding request kept as %q", cfg.Provider, body)
 		}
 	}
+}
+
+// A request to an address that names this machine is not recorded, so its
+// connection must end on this machine: through an HTTP proxy on another
+// address it is refused before anything reaches the proxy.
+func TestTeeRefusesLoopbackNameOverARemoteConnection(t *testing.T) {
+	ip := nonLoopbackIP(t)
+	var got atomic.Int32
+	proxy := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got.Add(1)
+		w.WriteHeader(http.StatusBadGateway)
+	})}
+	ln, err := net.Listen("tcp", net.JoinHostPort(ip.String(), "0"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = proxy.Serve(ln) }()
+	t.Cleanup(func() { _ = proxy.Close() })
+	srv := fake.New(t, fake.Text("hi"))
+	o := &memOutbox{}
+	via := &http.Transport{Proxy: http.ProxyURL(&url.URL{Scheme: "http", Host: ln.Addr().String()})}
+	p, err := Open(Config{Model: "qwen3:8b", BaseURL: srv.OllamaURL(), Retry: llm.RetryPolicy{Retries: -1},
+		HTTPClient: Tee(&http.Client{Transport: via}, TeeOptions{Fallback: o})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = p.Chat(WithOutbox(context.Background(), o), llm.Request{Messages: []llm.Message{{Role: llm.User, Content: "canary"}}}, nil)
+	if err == nil || !strings.Contains(err.Error(), "not loopback") {
+		t.Errorf("error %v, want the connection refused as not loopback", err)
+	}
+	if n := got.Load(); n != 0 {
+		t.Errorf("the proxy at %s got %d unrecorded requests", ln.Addr(), n)
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Errorf("the server got %d requests", n)
+	}
+}
+
+// nonLoopbackIP is an address of this machine's other than loopback, for a
+// listener that stands for another machine.
+func nonLoopbackIP(t *testing.T) net.IP {
+	t.Helper()
+	addrs, err := net.InterfaceAddrs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range addrs {
+		if n, ok := a.(*net.IPNet); ok && n.IP.To4() != nil && !n.IP.IsLoopback() && !n.IP.IsLinkLocalUnicast() {
+			return n.IP
+		}
+	}
+	t.Skip("this machine has no address but loopback: nothing can stand for another machine")
+	return nil
 }

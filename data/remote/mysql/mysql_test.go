@@ -138,6 +138,11 @@ func TestContainment(t *testing.T) {
 		{"SELECT `Chinook`.`LOAD_FILE`('/etc/passwd')", "load_file"},
 		{"SELECT `GET_LOCK`('loupe', 1)", "get_lock"},
 		{"SELECT `sys_exec`('id')", "sys_exec"},
+		// The server ends a -- comment at a control character as at a
+		// space: DEL (0x7f) too. Read as code, the quote after it hid the
+		// call in a string.
+		{"SELECT 1 AS a --\x7f '\n, LOAD_FILE('/etc/passwd') AS f -- '", "load_file"},
+		{"SELECT 1 AS a --\x7f'\n, LOAD_FILE('/etc/passwd') AS f -- '", "load_file"},
 	}
 	c := remotetest.Containment{Admin: admin, AdminPassword: env["LOUPE_MYSQL_ADMIN_PASSWORD"], ReadOnly: ro, ReadOnlyPass: roPW,
 		Leaks: []string{"root:", "726f6f743a"}, Risk: "FILE"} // LOAD_FILE returns bytes, shown in hex

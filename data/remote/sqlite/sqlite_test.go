@@ -96,6 +96,11 @@ func TestQuotedFileFunctionsRefused(t *testing.T) {
 		"SELECT `writefile`('/tmp/loupe-x', 'y')":  "writefile",
 		`SELECT * FROM "fsdir" WHERE name = '/'`:   "fsdir",
 		"SELECT fts3_tokenizer /* c */ ('simple')": "fts3_tokenizer",
+		// SQLite reads $a(…) (Tcl's variable syntax) up to a space or ")"
+		// as one token: the quote in it was read as opening a string.
+		"SELECT $a(') AS v, fts3_tokenizer('simple') AS f":          "fts3_tokenizer",
+		"SELECT $a::b(') AS v, fts3_tokenizer('simple') AS f -- '":  "fts3_tokenizer",
+		"SELECT :a(\x01') AS v, fts3_tokenizer('simple') AS f -- '": "fts3_tokenizer",
 	} {
 		res, err := src.Query(ctx, text, query.Limits{})
 		if !errors.Is(err, guard.ErrRefused) || !strings.Contains(err.Error(), fn) {

@@ -61,13 +61,16 @@ func (c Capture) RoundTrip(req *http.Request) (*http.Response, error) {
 }
 
 // Client returns an *http.Client whose transport captures failures on top
-// of base's transport (base may be nil). Timeouts stay with the caller's
-// context: a local model may take minutes to answer.
+// of base's transport (base may be nil), and which follows redirects only
+// within the origin of the request's first address (see
+// ErrCrossOriginRedirect). Timeouts stay with the caller's context: a
+// local model may take minutes to answer.
 func Client(base *http.Client) *http.Client {
 	c := &http.Client{}
 	if base != nil {
 		*c = *base
 	}
 	c.Transport = Capture{Base: c.Transport}
+	c.CheckRedirect = sameOriginRedirects(c.CheckRedirect)
 	return c
 }
