@@ -83,6 +83,9 @@ func (r *run) numberPool() *evidence.Pool {
 		case llm.Tool:
 			p.AddText(m.Name, m.Content)
 		case llm.Assistant:
+			if i < r.runStart { // an earlier answer, with the results it read
+				p.AddEarlier("earlier answer", m.Content)
+			}
 			for _, c := range m.ToolCalls {
 				p.AddText(c.Name, string(c.Arguments))
 			}

@@ -32,6 +32,21 @@ func (p *Pool) AddText(source, text string) {
 	}
 }
 
+// AddEarlier adds the numbers of an earlier answer of the conversation, as
+// its history shows it (its text and the tool results it read): they were
+// checked in their own run, so each counts as evidence except those that
+// run marked unverified ("17 [unverified]"), which back nothing.
+func (p *Pool) AddEarlier(source, text string) {
+	claims := Claims(text)
+	for i := len(claims) - 1; i >= 0; i-- {
+		c := claims[i]
+		if strings.HasPrefix(text[c.End:], " "+Mark) {
+			text = text[:c.Start] + strings.Repeat(" ", c.End-c.Start) + text[c.End:]
+		}
+	}
+	p.AddText(source, text)
+}
+
 // AddCell adds a table cell's value if it is a number, or a string that
 // holds numbers.
 func (p *Pool) AddCell(source string, cell any) {

@@ -97,3 +97,21 @@ func TestMarkText(t *testing.T) {
 		t.Errorf("List = %q", List(Unbacked(checks)))
 	}
 }
+
+func TestAddEarlierLeavesOutWhatItsRunMarked(t *testing.T) {
+	p := &Pool{}
+	p.AddEarlier("earlier answer", "North sold 17 in total; about 40 [unverified] were returned.\n[q1] north | 17, south | 12")
+	for _, c := range []struct {
+		text   string
+		backed bool
+	}{
+		{"Still North, with 17.", true},
+		{"South had 12.", true},
+		{"About 40 came back.", false},
+	} {
+		checks := Verify(c.text, p)
+		if len(checks) != 1 || checks[0].Backed() != c.backed {
+			t.Errorf("Verify(%q) = %+v, want one check backed=%v", c.text, checks, c.backed)
+		}
+	}
+}
