@@ -78,8 +78,8 @@ func resultShape(ref string, t *tools.Table) string {
 	if len(t.Columns) == 0 || t.Rows == 0 {
 		return s + " The result is empty."
 	}
-	return s + fmt.Sprintf(" Values are not shown: refer to one as {{%s.%s[0]}} (column %s, row 0; rows 0 to %d can be referred to) or to the table as {{%s}}.",
-		ref, t.Columns[0].Name, t.Columns[0].Name, max(len(t.Preview), 1)-1, ref)
+	return s + fmt.Sprintf(" Values are not shown: refer to one as %s (column %s, row 0; rows 0 to %d can be referred to) or to the table as {{%s}}.",
+		refs.Cell(ref, t.Columns[0].Name, 0), t.Columns[0].Name, max(len(t.Preview), 1)-1, ref)
 }
 
 // describe is describe_table's answer from the schema, without values.

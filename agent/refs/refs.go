@@ -35,6 +35,15 @@ type Results struct {
 // to it.
 var refRe = regexp.MustCompile(`\{\{\s*([qc]\d+)(?:\.(?:"([^"]+)"|([^\[\]{}\s"]+))\s*\[\s*(\d+)\s*\])?\s*\}\}`)
 
+// Cell is the reference to column col, row row of result ref, quoting
+// the column name when it needs it ({{q2."Total Sales"[0]}}).
+func Cell(ref, col string, row int) string {
+	if strings.ContainsAny(col, "[]{} \t\n\"") {
+		col = `"` + strings.ReplaceAll(col, `"`, "") + `"`
+	}
+	return fmt.Sprintf("{{%s.%s[%d]}}", ref, col, row)
+}
+
 // Has reports whether text holds at least one value reference.
 func Has(text string) bool { return refRe.MatchString(text) }
 

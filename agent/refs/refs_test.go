@@ -35,6 +35,9 @@ func TestFill(t *testing.T) {
 	if got := FillCells("{{q2}} {{c1}} {{q2.n[0]}}", rs); got != "{{q2}} {{c1}} 7" {
 		t.Errorf("FillCells = %q", got)
 	}
+	if got := Fill(Cell("q2", "Total Sales", 0)+" "+Cell("q2", "n", 0), rs); got != "1234.5 7" {
+		t.Errorf("Cell's references must resolve: %q", got)
+	}
 	if !Has("a {{q1.x[0]}}") || Has("a {{chart:c1}}") || Has("none") {
 		t.Error("Has")
 	}
