@@ -14,6 +14,7 @@ import (
 	"github.com/loupeapp/loupe/agent/llm"
 	"github.com/loupeapp/loupe/agent/llm/fake"
 	"github.com/loupeapp/loupe/agent/llm/provider"
+	"github.com/loupeapp/loupe/agent/report"
 	"github.com/loupeapp/loupe/app/assemble"
 	"github.com/loupeapp/loupe/data/privacy"
 	"github.com/loupeapp/loupe/data/results"
@@ -215,5 +216,35 @@ func TestSchemaSendsNoCellValue(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// A report written at schema from an answer made at open sends neither
+// the answer (it holds values) nor the rows.
+func TestSchemaReportOfAnOpenAnswer(t *testing.T) {
+	ws := schemaWorkspace(t)
+	srv := fake.Start(t, fake.Options{Respond: (&schemaModel{}).respond})
+	p, err := provider.Open(provider.Config{Provider: provider.Ollama, Model: "qwen3:8b", BaseURL: srv.OllamaURL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := &agent.Outcome{Status: agent.Done, Answer: "cv-city-7f3a-ost sold 7345111.", Summary: "cv-city-7f3a-ost sold 7345111.",
+		Findings: []agent.Finding{{Text: "cv-city-7f3a-ost leads", Evidence: []string{"q1"}}},
+		Evidence: []agent.Evidence{{Ref: "q1", Tool: "run_sql", SQL: "SELECT city, sum(amount) AS total FROM sales GROUP BY city ORDER BY total DESC",
+			Table: &tools.Table{Columns: []tools.Column{{Name: "city", Type: "VARCHAR"}, {Name: "total", Type: "HUGEINT"}}, Rows: 3,
+				Preview: [][]any{{"cv-city-7f3a-ost", float64(7345111)}, {"cv-city-7f3a-wes", float64(6152372)}, {"cv-city-7f3a-nor", float64(5123983)}}}}}}
+	rp, err := assemble.Guard(p, privacy.Schema, assemble.WorkspacePrivate{WS: ws})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := report.Write(context.Background(), rp, "qwen3:8b", assemble.ExplorationAt("Which city sells the most?", out, privacy.Schema), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := cellLeaks(srv); len(l) > 0 {
+		t.Fatalf("the report stage leaked:\n%s", strings.Join(l, "\n"))
+	}
+	if !strings.Contains(rep.Body, "cv-city-7f3a-ost sold 7345111") {
+		t.Errorf("the report must show the real values: %q", rep.Body)
 	}
 }

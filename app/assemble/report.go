@@ -3,6 +3,7 @@ package assemble
 import (
 	"github.com/loupeapp/loupe/agent"
 	"github.com/loupeapp/loupe/agent/report"
+	"github.com/loupeapp/loupe/data/privacy"
 	"github.com/loupeapp/loupe/tools"
 )
 
@@ -14,7 +15,14 @@ const previewRows = 50
 // the answer as the model wrote it (with references), no checked numbers
 // or verdicts, and previews kept only to fill the report's references.
 func Exploration(question string, out *agent.Outcome) report.Exploration {
-	if out.Meta.SchemaOnly {
+	return ExplorationAt(question, out, "")
+}
+
+// ExplorationAt is Exploration for a report written at level: at Schema it
+// is value-free whatever level the run had, and the answer of a run made
+// at another level is left out (it holds values).
+func ExplorationAt(question string, out *agent.Outcome, level privacy.Level) report.Exploration {
+	if out.Meta.SchemaOnly || level == privacy.Schema {
 		return schemaExploration(question, out)
 	}
 	exp := report.Exploration{Question: question, Summary: out.Summary}
@@ -56,7 +64,12 @@ func reportQuery(ev agent.Evidence, t *tools.Table) report.Query {
 }
 
 func schemaExploration(question string, out *agent.Outcome) report.Exploration {
-	exp := report.Exploration{Question: question, Summary: out.Written, SchemaOnly: true}
+	exp := report.Exploration{Question: question, SchemaOnly: true}
+	if out.Meta.SchemaOnly {
+		exp.Summary = out.Written
+	} else {
+		exp.Notes = append(exp.Notes, "The analyst's answer was given at another privacy level and is not shown; write from the queries.")
+	}
 	for _, ev := range out.Evidence {
 		switch {
 		case ev.Chart != nil:
