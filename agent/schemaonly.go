@@ -127,13 +127,19 @@ func redactError(msg string, s Schema) string {
 			head, l = m, l[len(m):]
 		}
 		l = quotedValue.ReplaceAllString(l, "'…'")
+		var kept []string // names, set aside so their digits stay
 		l = quotedName.ReplaceAllStringFunc(l, func(q string) string {
 			if names[strings.ToLower(strings.Trim(q, `"`))] {
-				return q
+				kept = append(kept, q)
+				return "\x00"
 			}
 			return `"…"`
 		})
-		lines[i] = head + longNumber.ReplaceAllString(l, "${1}#")
+		l = longNumber.ReplaceAllString(l, "${1}#")
+		for _, k := range kept {
+			l = strings.Replace(l, "\x00", k, 1)
+		}
+		lines[i] = head + l
 	}
 	return strings.Join(lines, "\n") + "\n(Values in this message are hidden at the schema privacy level.)"
 }
