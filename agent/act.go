@@ -89,6 +89,9 @@ func oneLine(s string) string {
 func (r *run) record(call llm.ToolCall, res tools.Result, d time.Duration) {
 	ref := r.fileEvidence(call, res)
 	text := res.ForModel
+	if r.a.cfg.SchemaOnly {
+		text = r.view(ref, call.Name, call.Arguments, res)
+	}
 	if ref != "" {
 		text = "[" + ref + "] " + text
 	}

@@ -44,6 +44,11 @@ type Config struct {
 	ContextTokens int
 	Temperature   *float64
 	Logger        *slog.Logger
+	// SchemaOnly is the schema privacy level: no cell value goes into a
+	// message to the model (see schemaonly.go), and the answer's value
+	// references are filled in locally (Outcome.Written keeps the text as
+	// the model wrote it).
+	SchemaOnly bool
 }
 
 // Agent answers questions. It is safe for concurrent runs.

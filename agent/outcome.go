@@ -16,6 +16,10 @@ type Outcome struct {
 	Reason string `json:"reason,omitempty"`
 	// Answer is the model's final text as written (reasoning removed).
 	Answer string `json:"answer,omitempty"`
+	// Written is, at the schema privacy level, the answer as the model
+	// wrote it, with value references ({{q2.total[0]}}) where Answer has
+	// the values: what a follow-up sends back to the model.
+	Written string `json:"written,omitempty"`
 	// Summary and Findings are parsed from Answer.
 	Summary  string    `json:"summary,omitempty"`
 	Findings []Finding `json:"findings,omitempty"`
@@ -62,6 +66,7 @@ type Meta struct {
 	Unverified       int        `json:"unverified,omitempty"`    // numbers of the answer nothing backs (marked)
 	Challenged       bool       `json:"challenged,omitempty"`    // the model was asked to back or withdraw numbers
 	Compacted        int        `json:"compacted,omitempty"`     // messages compacted to fit the context
+	SchemaOnly       bool       `json:"schema_only,omitempty"`   // run at the schema privacy level: the model saw no value
 	PromptTokens     int        `json:"prompt_tokens"`
 	CompletionTokens int        `json:"completion_tokens"`
 	DurationMS       float64    `json:"duration_ms"`

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/loupeapp/loupe/agent/refs"
 	"strings"
 	"time"
 
@@ -133,7 +134,15 @@ func (r *run) loop(parent context.Context) *Outcome {
 
 // prepare builds the system prompt and the messages of the first step.
 func (r *run) prepare() {
-	sys := systemPrompt(r.in.Schema, promptOptions{maxSteps: r.a.cfg.MaxSteps, tools: r.names})
+	schema := r.in.Schema
+	r.meta.SchemaOnly = r.a.cfg.SchemaOnly
+	if r.a.cfg.SchemaOnly {
+		schema = withoutValues(schema)
+	}
+	sys := systemPrompt(schema, promptOptions{maxSteps: r.a.cfg.MaxSteps, tools: r.names})
+	if r.a.cfg.SchemaOnly {
+		sys += schemaRules
+	}
 	r.meta.PromptChars = len(sys)
 	r.meta.PromptTokensEst = estimateTokens(sys)
 	r.msgs = append(r.msgs, llm.Message{Role: llm.System, Content: sys})
@@ -219,6 +228,14 @@ func (r *run) answer(text string) *Outcome {
 	out.Answer, out.Numbers = r.holdToEvidence(out.Answer)
 	out.Meta.Unverified = len(evidence.Unbacked(out.Numbers))
 	out.Summary, out.Findings = parseAnswer(out.Answer, r.refs())
+	if r.a.cfg.SchemaOnly {
+		rs := r.results()
+		out.Written = out.Answer
+		out.Answer, out.Summary = refs.Fill(out.Answer, rs), refs.Fill(out.Summary, rs)
+		for i := range out.Findings {
+			out.Findings[i].Text = refs.Fill(out.Findings[i].Text, rs)
+		}
+	}
 	return out
 }
 

@@ -28,7 +28,7 @@ func (a *App) runRemote(ctx context.Context, name string, st *store.Store, pair 
 	}
 	in.Schema, in.Notes = sch, meta.Notes()
 	rec.UseTables(tableNames(in.Schema))
-	if in.History, err = History(ctx, st, pair, p, model); err != nil {
+	if in.History, err = History(ctx, st, pair, p, model, o.Privacy); err != nil {
 		return err
 	}
 	ag, err := assemble.RemoteAgent(r, a.results, p, model, o)

@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"github.com/loupeapp/loupe/app/assemble"
+	"github.com/loupeapp/loupe/agent/llm/valuegate"
 	"strings"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
@@ -118,9 +118,9 @@ func AsError(err error) *Error {
 		return &Error{Code: CodeNotFound, Message: upperFirst(err.Error()), Hint: "", Err: err}
 	case errors.As(err, &de):
 		return sqlError(de)
-	case errors.Is(err, assemble.ErrSchemaLevel):
-		return &Error{Code: CodeInvalid, Message: "The schema privacy level is not available yet: nothing was sent.",
-			Hint: "Choose open or masked for this model server in Settings → Privacy (or --privacy).", Err: err}
+	case errors.Is(err, valuegate.ErrValueInRequest):
+		return &Error{Code: CodeInvalid, Message: "The schema privacy level stopped a request that held a value of your data: nothing was sent.",
+			Hint: "Ask again, or choose masked or open for this model server in Settings → Privacy (or --privacy); the log names the step.", Err: err}
 	}
 	return &Error{Code: CodeInternal, Message: upperFirst(err.Error()),
 		Hint: "This looks like a bug or a problem with this computer; the log has details.", Err: err}

@@ -122,7 +122,11 @@ func (a *App) WriteReport(chatID, runID string) (*Report, error) {
 	text := newTextThrottle(batchInterval, func(s string) {
 		a.publish(EventReportDelta, ReportDelta{RunID: runID, Text: s})
 	})
-	rep, err := report.WriteWith(ctx, p, cfg.Model, assemble.Exploration(question, out), report.Options{
+	rm, err := a.runModel()
+	if err != nil {
+		return nil, err
+	}
+	rep, err := report.WriteWith(ctx, p, cfg.Model, assemble.ExplorationAt(question, out, rm.opts.Privacy), report.Options{
 		OnDelta: text.add,
 		OnReset: func() {
 			text.flush()

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/loupeapp/loupe/data/privacy"
 	"regexp"
 	"strconv"
 	"strings"
@@ -213,7 +214,7 @@ func (a *App) runWorkspace(ctx context.Context, st *store.Store, pair *store.Pai
 		}
 		in.Schema, in.Notes = sch, meta.Notes()
 		rec.UseTables(tableNames(sch))
-		if in.History, err = History(ctx, st, pair, p, model); err != nil {
+		if in.History, err = History(ctx, st, pair, p, model, o.Privacy); err != nil {
 			return err
 		}
 		ag, err := assemble.Agent(ws, a.results, p, model, o, append(extra, ret.Tools()...)...)
@@ -269,9 +270,12 @@ type contextSizer interface {
 
 // History builds the history of the question pair asks from the messages
 // stored before it, within agent.HistoryBudget of the model's context
-// window when the provider knows it. (A function, not a method: the CLI
-// uses it too, and it is not bound.)
-func History(ctx context.Context, st *store.Store, pair *store.Pair, p llm.Provider, model string) ([]llm.Message, error) {
+// window when the provider knows it. At the schema privacy level it holds
+// no value: earlier answers as the model wrote them (with references),
+// and answers made at another level without their text or tool results
+// (see schemaPast). (A function, not a method: the CLI uses it too, and it
+// is not bound.)
+func History(ctx context.Context, st *store.Store, pair *store.Pair, p llm.Provider, model string, level privacy.Level) ([]llm.Message, error) {
 	th, err := st.Thread(ctx, pair.User.ConversationID)
 	if err != nil {
 		return nil, err
@@ -281,7 +285,13 @@ func History(ctx context.Context, st *store.Store, pair *store.Pair, p llm.Provi
 		if m.Seq >= pair.User.Seq {
 			break
 		}
-		past = append(past, pastOf(m))
+		pm := pastOf(m)
+		if level == privacy.Schema && m.Role == store.Assistant {
+			if pm, err = schemaPast(ctx, st, m, pm); err != nil {
+				return nil, err
+			}
+		}
+		past = append(past, pm)
 	}
 	window := 0
 	if cs, ok := p.(contextSizer); ok {
@@ -290,6 +300,39 @@ func History(ctx context.Context, st *store.Store, pair *store.Pair, p llm.Provi
 		}
 	}
 	return agent.History(past, agent.HistoryOptions{MaxTokens: agent.HistoryBudget(window)}), nil
+}
+
+// schemaPast is a past answer as a run at the schema level may send it:
+// made at schema, its text as the model wrote it (the stored text has the
+// values filled in) and its tool calls without their results (a stored
+// result may be what the user saw, when the run was cut short); made at
+// another level, neither.
+func schemaPast(ctx context.Context, st *store.Store, m store.Message, p agent.Past) (agent.Past, error) {
+	b, err := st.BlobOf(ctx, m.ID)
+	if err != nil {
+		return p, err
+	}
+	var out struct {
+		Written string `json:"written"`
+		Meta    struct {
+			SchemaOnly bool `json:"schema_only"`
+		} `json:"meta"`
+	}
+	if len(b.Outcome) > 0 {
+		if err := json.Unmarshal(b.Outcome, &out); err != nil {
+			return p, fmt.Errorf("read a stored outcome: %w", err)
+		}
+	}
+	switch {
+	case !out.Meta.SchemaOnly:
+		p.Content, p.Calls = "(an earlier answer, made at another privacy level: not sent at the schema level)", nil
+	case out.Written != "":
+		p.Content = out.Written
+	}
+	for i := range p.Calls {
+		p.Calls[i].Result = "(not sent at the schema privacy level)"
+	}
+	return p, nil
 }
 
 // pastOf is a stored message as agent.History reads it.

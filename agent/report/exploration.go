@@ -14,6 +14,7 @@ package report
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/loupeapp/loupe/agent/refs"
 	"regexp"
 	"strings"
 )
@@ -37,6 +38,26 @@ type Exploration struct {
 	// Numbers are the answer's numbers as Loupe checked them against the
 	// exploration's results; the appendix lists them.
 	Numbers []CheckedNumber `json:"numbers,omitempty"`
+	// SchemaOnly is the schema privacy level: the model is shown no value
+	// (no preview rows), writes values as references ({{q2.total[0]}}),
+	// and Loupe fills them in from the previews (refs.FillCells).
+	SchemaOnly bool `json:"schema_only,omitempty"`
+}
+
+// results are the exploration's tables and charts, for refs.
+func (e *Exploration) results() refs.Results {
+	rs := refs.Results{Tables: map[string]refs.Table{}, Charts: map[string]bool{}}
+	for _, q := range e.Queries {
+		t := refs.Table{Rows: q.Preview, Total: q.Rows}
+		for _, c := range q.Columns {
+			t.Columns = append(t.Columns, c.Name)
+		}
+		rs.Tables[q.Ref] = t
+	}
+	for _, c := range e.Charts {
+		rs.Charts[c.Ref] = true
+	}
+	return rs
 }
 
 // CheckedNumber is one number of the answer and what backs it: a ref

@@ -56,7 +56,7 @@ func userPrompt(exp *Exploration) string {
 	if len(exp.Queries) > 0 {
 		b.WriteString("\nQueries:\n")
 		for _, q := range exp.Queries {
-			writeQuery(&b, &q)
+			writeQuery(&b, &q, exp.SchemaOnly)
 		}
 	}
 	if len(exp.Charts) > 0 {
@@ -74,6 +74,9 @@ func userPrompt(exp *Exploration) string {
 		for _, n := range exp.Notes {
 			fmt.Fprintf(&b, "- %s\n", oneLine(n))
 		}
+	}
+	if exp.SchemaOnly {
+		b.WriteString("\nPrivacy: the user chose the schema level, so you are shown no value of the data, only each query's columns and row count. Write every value as a reference Loupe fills in: {{q2.total[0]}} is column total of row 0 of query q2. Never write a value yourself.\n")
 	}
 	b.WriteString("\nPlaceholders you may use: ")
 	b.WriteString(strings.Join(allowedPlaceholders(exp), ", "))
@@ -97,7 +100,7 @@ func allowedPlaceholders(exp *Exploration) []string {
 	return out
 }
 
-func writeQuery(b *strings.Builder, q *Query) {
+func writeQuery(b *strings.Builder, q *Query, schemaOnly bool) {
 	fmt.Fprintf(b, "\n[%s]", q.Ref)
 	if q.Purpose != "" {
 		fmt.Fprintf(b, " %s", oneLine(q.Purpose))
@@ -120,7 +123,7 @@ func writeQuery(b *strings.Builder, q *Query) {
 		cols[i] = c.Name + " " + c.Type
 	}
 	fmt.Fprintf(b, "Columns: %s\n", strings.Join(cols, ", "))
-	if len(q.Preview) == 0 {
+	if len(q.Preview) == 0 || schemaOnly {
 		return
 	}
 	n := min(len(q.Preview), promptRows)

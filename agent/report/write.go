@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/loupeapp/loupe/agent/refs"
 	"log/slog"
 	"strings"
 	"time"
@@ -104,7 +105,11 @@ func WriteWith(ctx context.Context, p llm.Provider, model string, exp Exploratio
 	if strings.TrimSpace(stripThink(resp.Message.Content)) == "" {
 		return nil, ErrEmptyReply
 	}
-	title, body, notices := compose(resp.Message.Content, &exp)
+	content := resp.Message.Content
+	if exp.SchemaOnly {
+		content = refs.FillCells(content, exp.results())
+	}
+	title, body, notices := compose(content, &exp)
 	if resp.FinishReason == "length" {
 		notices = append(notices, Notice{Kind: NoticeTruncated,
 			Text: "The model stopped at its output limit: the report may end abruptly."})

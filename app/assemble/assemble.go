@@ -49,7 +49,8 @@ type Options struct {
 	TokenBudget   int
 	ContextTokens int // the model's context window; 0 asks the provider
 	// Privacy is the level in force for the run (privacy.Open when empty):
-	// at Masked the provider is put behind the privacy gate (see Guard).
+	// at Masked the provider is put behind the privacy gate, at Schema the
+	// agent sends no value and the value gate checks it (see Guard).
 	Privacy privacy.Level
 }
 
@@ -83,7 +84,7 @@ func newAgent(set *tools.Set, p llm.Provider, model string, o Options) (*agent.A
 	return agent.New(agent.Config{
 		Provider: p, Model: model, Tools: set,
 		MaxSteps: o.MaxSteps, Timeout: o.Timeout, TokenBudget: o.TokenBudget, ContextTokens: o.ContextTokens,
-		Logger: slog.Default(),
+		Logger: slog.Default(), SchemaOnly: o.Privacy == privacy.Schema,
 	})
 }
 

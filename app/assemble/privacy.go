@@ -2,7 +2,6 @@ package assemble
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -29,10 +28,6 @@ const privateTimeout = 20 * time.Second
 // lives.
 var conversations = privacy.NewBook(512)
 
-// ErrSchemaLevel is returned for the schema level, which this build does
-// not implement yet: a run is refused rather than sent more than asked.
-var ErrSchemaLevel = errors.New("the schema privacy level is not available yet: choose open or masked")
-
 // Private is where a run finds the private columns and their values.
 type Private interface {
 	// PrivateColumns lists the columns that are private now.
@@ -43,7 +38,8 @@ type Private interface {
 
 // Guard returns p as the level requires: p itself at Open (or no level),
 // behind the privacy gate at Masked, with the values of src's private
-// columns learnt once per conversation and gate. Schema is refused.
+// columns learnt once per conversation and gate; behind the value gate at
+// Schema (see privacy_schema.go).
 func Guard(p llm.Provider, level privacy.Level, src Private) (llm.Provider, error) {
 	g, err := newGuard(level, src)
 	if err != nil {
@@ -57,6 +53,7 @@ func Guard(p llm.Provider, level privacy.Level, src Private) (llm.Provider, erro
 // conversation), primes it once, and teaches it the values run_sql
 // derives from private columns.
 type guard struct {
+	schema *schemaGuard // set at Schema only; the fields below are Masked's
 	src    Private
 	own    *privacy.Masker // for runs with no conversation id
 	mu     sync.Mutex
@@ -70,7 +67,7 @@ func newGuard(level privacy.Level, src Private) (*guard, error) {
 	case privacy.Masked:
 		return &guard{src: src, own: privacy.NewMasker(), primed: map[*privacy.Masker]bool{}}, nil
 	case privacy.Schema:
-		return nil, ErrSchemaLevel
+		return &guard{schema: newSchemaGuard(src)}, nil
 	}
 	_, err := privacy.Parse(string(level))
 	return nil, err
@@ -80,6 +77,9 @@ func newGuard(level privacy.Level, src Private) (*guard, error) {
 func (g *guard) provider(p llm.Provider) llm.Provider {
 	if g == nil {
 		return p
+	}
+	if g.schema != nil {
+		return g.schema.provider(p)
 	}
 	return masked.New(p, g.masker)
 }
@@ -110,6 +110,9 @@ func (g *guard) masker(ctx context.Context) (*privacy.Masker, error) {
 func (g *guard) observer() func(context.Context, string, *query.Result) {
 	if g == nil {
 		return nil
+	}
+	if g.schema != nil {
+		return g.schema.observer()
 	}
 	return func(ctx context.Context, sql string, res *query.Result) {
 		m, err := g.masker(ctx)

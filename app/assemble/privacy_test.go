@@ -327,18 +327,6 @@ func TestMaskedHonoursUserMarks(t *testing.T) {
 	}
 }
 
-func TestSchemaLevelRefused(t *testing.T) {
-	ws := canaryWorkspace(t)
-	srv := fake.Start(t, fake.Options{})
-	p, err := provider.Open(provider.Config{Provider: provider.Ollama, Model: "qwen3:8b", BaseURL: srv.OllamaURL()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := assemble.Agent(ws, results.New(results.Config{}), p, "qwen3:8b", assemble.Options{Privacy: privacy.Schema}); err == nil {
-		t.Fatal("the schema level is not implemented: a run must be refused, not sent values")
-	}
-}
-
 func TestWorkspacePrivateProposes(t *testing.T) {
 	ws := canaryWorkspace(t)
 	cs, err := assemble.WorkspacePrivate{WS: ws}.Columns(context.Background())

@@ -140,7 +140,7 @@ func runAsk(ctx context.Context, e env, args []string) int {
 	rec.UseTables(tableList(sch))
 	in := agent.Input{RunID: runID, ChatID: pair.User.ConversationID, Question: question, Schema: sch, Notes: notes}
 	announce(e, in.ChatID, pair.Assistant.ID, created, *asJSON)
-	if in.History, err = app.History(ctx, st, pair, p, cfg.Model); err != nil {
+	if in.History, err = app.History(ctx, st, pair, p, cfg.Model, o.Privacy); err != nil {
 		_ = rec.Record(agent.Event{Type: agent.RunFinished, RunID: runID, Finished: &agent.Outcome{RunID: runID, Status: agent.Failed, Reason: err.Error()}})
 		return fail(e, err)
 	}

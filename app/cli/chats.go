@@ -264,7 +264,7 @@ func writeStoredReport(ctx context.Context, st *store.Store, chatID string, p ll
 			return nil, "", err
 		}
 		ctx := provider.WithOutbox(ctx, assemble.Outbox{Store: st, ConversationID: chatID, MessageID: m.ID, Level: level})
-		rep, err := report.Write(ctx, p, model, assemble.Exploration(q.Content, out), nil)
+		rep, err := report.Write(ctx, p, model, assemble.ExplorationAt(q.Content, out, level), nil)
 		if err != nil {
 			return nil, "", fmt.Errorf("write the report: %w", err)
 		}

@@ -39,12 +39,15 @@ type Opener func(ctx context.Context, db string) (*Env, error)
 
 // Result is one question's outcome.
 type Result struct {
-	ID        string  `json:"id"`
-	Question  string  `json:"question"`
-	Pass      bool    `json:"pass"`
-	Failure   string  `json:"failure,omitempty"` // a failure kind
-	Detail    string  `json:"detail,omitempty"`
-	SQL       string  `json:"sql,omitempty"` // the agent's final query
+	ID       string `json:"id"`
+	Question string `json:"question"`
+	Pass     bool   `json:"pass"`
+	Failure  string `json:"failure,omitempty"` // a failure kind
+	Detail   string `json:"detail,omitempty"`
+	SQL      string `json:"sql,omitempty"` // the agent's final query
+	// Answer is the answer as the user reads it (at the schema privacy
+	// level, with its value references filled in).
+	Answer    string  `json:"answer,omitempty"`
 	Steps     int     `json:"steps"`
 	ToolCalls int     `json:"tool_calls"`
 	Tokens    int     `json:"tokens"`
@@ -98,7 +101,7 @@ func ask(ctx context.Context, env *Env, q Question) Result {
 	start := time.Now()
 	out := env.Agent.Run(ctx, agent.Input{RunID: "eval_" + q.ID, Question: q.Question, Schema: env.Schema}, agent.Discard)
 	r := Result{ID: q.ID, Question: q.Question, Steps: out.Meta.Steps, ToolCalls: out.Meta.ToolCalls,
-		Tokens: out.Meta.PromptTokens + out.Meta.CompletionTokens, Seconds: time.Since(start).Seconds(), SQL: finalQuery(out)}
+		Tokens: out.Meta.PromptTokens + out.Meta.CompletionTokens, Seconds: time.Since(start).Seconds(), SQL: finalQuery(out), Answer: out.Answer}
 	fail := func(kind, detail string) Result {
 		r.Failure, r.Detail = kind, detail
 		return r

@@ -13,6 +13,7 @@ import (
 	"github.com/loupeapp/loupe/app/eval"
 	"github.com/loupeapp/loupe/app/sample"
 	"github.com/loupeapp/loupe/data/load"
+	"github.com/loupeapp/loupe/data/privacy"
 	"github.com/loupeapp/loupe/data/results"
 	"github.com/loupeapp/loupe/data/workspace"
 )
@@ -56,7 +57,7 @@ func quote(s string) string {
 	return `"` + r.Replace(s) + `"`
 }
 
-func sampleEnv(t *testing.T, srv *fake.Server) eval.Opener {
+func sampleEnv(t *testing.T, srv *fake.Server, level privacy.Level) eval.Opener {
 	t.Helper()
 	ctx := context.Background()
 	ws, err := workspace.Open(ctx, t.TempDir())
@@ -78,7 +79,7 @@ func sampleEnv(t *testing.T, srv *fake.Server) eval.Opener {
 		t.Fatal(err)
 	}
 	return func(ctx context.Context, db string) (*eval.Env, error) {
-		a, err := assemble.Agent(ws, results.New(results.Config{}), p, "qwen3:8b", assemble.Options{})
+		a, err := assemble.Agent(ws, results.New(results.Config{}), p, "qwen3:8b", assemble.Options{Privacy: level})
 		if err != nil {
 			return nil, err
 		}
@@ -94,7 +95,7 @@ func TestRightModelScoresFull(t *testing.T) {
 	}
 	srv := scriptedModel(t, qs, true)
 	var seen int
-	sum, err := eval.Run(context.Background(), qs, sampleEnv(t, srv), func(eval.Result) { seen++ })
+	sum, err := eval.Run(context.Background(), qs, sampleEnv(t, srv, privacy.Open), func(eval.Result) { seen++ })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +115,7 @@ func TestWrongModelScoresNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := scriptedModel(t, qs, false)
-	sum, err := eval.Run(context.Background(), qs, sampleEnv(t, srv), nil)
+	sum, err := eval.Run(context.Background(), qs, sampleEnv(t, srv, privacy.Open), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
