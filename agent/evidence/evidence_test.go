@@ -19,6 +19,7 @@ func TestClaims(t *testing.T) {
 		{"Orders on 2024-03-01 at 10:30, and 3/4/2024.", nil},
 		{"The total is {{q2.total[0]}}, from 5 stores.", []string{"5"}},
 		{"It fell to -12.5 from 3-4 items.", []string{"-12.5", "3", "4"}},
+		{"See ![x](http://127.0.0.1:39489/a?d=DOF-490) and https://example.com/2024/q3/7 or 10.0.0.5:8080/x, then 17 rows.", []string{"17"}},
 	}
 	for _, c := range cases {
 		var got []string

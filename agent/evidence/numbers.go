@@ -30,14 +30,19 @@ var (
 	dateRE   = regexp.MustCompile(`\b\d{4}-\d{1,2}(?:-\d{1,2})?(?:[T ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?|\b\d{1,2}:\d{2}(?::\d{2})?\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b`)
 	ordinal  = regexp.MustCompile(`(?m)^[ \t>*]*(\d+)[.)][ \t]`)
 	refRE    = regexp.MustCompile(`\{\{[^{}]*\}\}`)
+	// urlRE is an address (with a scheme, or a bare IP with a port or
+	// path): its digits name a place, they claim nothing, and a mark
+	// written inside it would break it.
+	urlRE = regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.-]*://[^\s<>()\[\]]+|\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?(?:/[^\s<>()\[\]]*)?`)
 )
 
 // Claims returns the numbers in text that need evidence. Not counted:
 // digits inside a word or name (q1, Q3, region_2, 3rd), list ordinals at a
 // line's start, years (1900–2100 written as four bare digits), dates and
-// times, and {{…}} references (filled in from real results, so backed).
+// times, web addresses, and {{…}} references (filled in from real results,
+// so backed).
 func Claims(text string) []Number {
-	skip := spans(text, dateRE, refRE)
+	skip := spans(text, dateRE, refRE, urlRE)
 	for _, m := range ordinal.FindAllStringSubmatchIndex(text, -1) {
 		skip = append(skip, [2]int{m[2], m[3]})
 	}
