@@ -86,7 +86,11 @@ test('a malicious model cannot make the window, the report or the exported HTML 
   const report = page.getByTestId('report');
   await expect(report.getByRole('heading', { name: 'Requests by agency', level: 1 })).toBeVisible();
   await expect(report.locator('img.report__chart')).toBeVisible();
-  await expect(report.getByTestId('blocked-image').filter({ hasText: `${listener.url}/report/reference?d=DOF` })).toHaveCount(1);
+  // The report stage drops every image the model wrote (inline and
+  // reference-style) before the report is stored, so none reaches the view;
+  // the view's own placeholders are tested with Vitest (MarkdownView).
+  await expect(report).not.toContainText(`${listener.url}/report/reference?d=DOF`);
+  await expect(report).not.toContainText(`${listener.url}/report/inline?d=DOF`);
   for (const img of await report.locator('img').all()) {
     expect(await img.getAttribute('src')).toMatch(/^data:image\//);
   }
@@ -112,7 +116,7 @@ test('a malicious model cannot make the window, the report or the exported HTML 
   for (const file of [exported, hostileCopy]) {
     const p = await page.context().newPage();
     await p.goto(`file://${file}`);
-    await expect(p.locator('.blocked-image').filter({ hasText: `${listener.url}/report/reference?d=DOF` })).toHaveCount(1);
+    await expect(p.locator('body')).not.toContainText(`${listener.url}/report/reference?d=DOF`); // dropped by the report stage
     await expect(p.locator('.link-address').first()).toContainText(listener.url);
     await expect(p.locator('figure.chart .vis.drawn svg').first()).toBeVisible();
     await expect(p.locator('.vega-actions summary, .vega-embed details summary')).toHaveCount(1); // export only
