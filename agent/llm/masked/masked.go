@@ -27,15 +27,15 @@ type Session func(ctx context.Context) (*privacy.Masker, error)
 
 // Provider masks requests to next and unmasks its replies.
 type Provider struct {
-	next    llm.Provider
-	session Session
+	llm.Wrapped // Models, Name and the optional capabilities go to Next
+	session     Session
 }
 
 var _ llm.Provider = (*Provider)(nil)
 
 // New returns next behind the gate; session gives each request's masker.
 func New(next llm.Provider, session Session) *Provider {
-	return &Provider{next: next, session: session}
+	return &Provider{Wrapped: llm.Wrapped{Next: next}, session: session}
 }
 
 // ErrPrepare wraps a failure to learn the private values before a request;
@@ -57,38 +57,12 @@ func (p *Provider) Chat(ctx context.Context, req llm.Request, onDelta func(llm.D
 		st = &stream{m: m, out: onDelta}
 		onDelta = st.push
 	}
-	resp, err := p.next.Chat(ctx, req, onDelta)
+	resp, err := p.Next.Chat(ctx, req, onDelta)
 	if st != nil {
 		st.flush()
 	}
 	resp.Message = unmaskMessage(m, resp.Message, len(req.Format) > 0)
 	return resp, err
-}
-
-// Models lists next's models.
-func (p *Provider) Models(ctx context.Context) ([]llm.Model, error) { return p.next.Models(ctx) }
-
-// Name is next's name.
-func (p *Provider) Name() string { return p.next.Name() }
-
-// SupportsTools forwards to next when it knows (Ollama).
-func (p *Provider) SupportsTools(ctx context.Context, model string) (supported, known bool, err error) {
-	if ts, ok := p.next.(interface {
-		SupportsTools(context.Context, string) (bool, bool, error)
-	}); ok {
-		return ts.SupportsTools(ctx, model)
-	}
-	return false, false, nil
-}
-
-// ContextLength forwards to next when it knows (Ollama).
-func (p *Provider) ContextLength(ctx context.Context, model string) (int, error) {
-	if cs, ok := p.next.(interface {
-		ContextLength(context.Context, string) (int, error)
-	}); ok {
-		return cs.ContextLength(ctx, model)
-	}
-	return 0, errors.New("the provider does not report context lengths")
 }
 
 // Request returns a copy of req with every private value masked: message

@@ -133,15 +133,15 @@ type Session func(ctx context.Context) (*Values, error)
 
 // Provider checks each request before it reaches next.
 type Provider struct {
-	next    llm.Provider
-	session Session
+	llm.Wrapped // Models, Name and the optional capabilities go to Next
+	session     Session
 }
 
 var _ llm.Provider = (*Provider)(nil)
 
 // New returns next behind the gate.
 func New(next llm.Provider, session Session) *Provider {
-	return &Provider{next: next, session: session}
+	return &Provider{Wrapped: llm.Wrapped{Next: next}, session: session}
 }
 
 // Chat refuses req if it holds a known value, else sends it.
@@ -157,7 +157,7 @@ func (p *Provider) Chat(ctx context.Context, req llm.Request, onDelta func(llm.D
 	if found := vs.Found(text, allowed); len(found) > 0 {
 		return llm.Response{}, fmt.Errorf("%w (%d value(s) found in the request)", ErrValueInRequest, len(found))
 	}
-	return p.next.Chat(ctx, req, onDelta)
+	return p.Next.Chat(ctx, req, onDelta)
 }
 
 // split is what a request carries that may hold data (every message and
@@ -188,30 +188,4 @@ func split(req llm.Request) (text, allowed string) {
 		}
 	}
 	return t.String(), a.String()
-}
-
-// Models lists next's models.
-func (p *Provider) Models(ctx context.Context) ([]llm.Model, error) { return p.next.Models(ctx) }
-
-// Name is next's name.
-func (p *Provider) Name() string { return p.next.Name() }
-
-// SupportsTools forwards to next when it knows (Ollama).
-func (p *Provider) SupportsTools(ctx context.Context, model string) (supported, known bool, err error) {
-	if ts, ok := p.next.(interface {
-		SupportsTools(context.Context, string) (bool, bool, error)
-	}); ok {
-		return ts.SupportsTools(ctx, model)
-	}
-	return false, false, nil
-}
-
-// ContextLength forwards to next when it knows (Ollama).
-func (p *Provider) ContextLength(ctx context.Context, model string) (int, error) {
-	if cs, ok := p.next.(interface {
-		ContextLength(context.Context, string) (int, error)
-	}); ok {
-		return cs.ContextLength(ctx, model)
-	}
-	return 0, errors.New("the provider does not report context lengths")
 }
