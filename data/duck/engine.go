@@ -36,12 +36,12 @@ const FileName = "workspace.duckdb"
 // block-sized buffer for every column of a row group it writes, so with
 // 256 KiB blocks a 4-row CSV of 10,000 columns took 1.9 GB to write out
 // (1.5 GB of it in the checkpoint) and one of 30,000 columns 2.3 GB;
-// with 64 KiB blocks the checkpoint adds 0.1-0.2 GB to the ~0.4 GB (10,000
-// columns) and ~1 GB (30,000) that DuckDB's CSV reader and the new
-// table's row group need. The price, measured on a 10-million-row,
-// six-column table: a file 25% larger (138 MB against 110 MB), no slower
-// to load or scan. 16 KiB blocks gained nothing more on wide files and
-// tripled that file.
+// with 64 KiB blocks the checkpoint adds 0.14-0.3 GB to the ~0.4 GB
+// (10,000 columns) and ~1 GB (30,000) that DuckDB's CSV reader and the
+// new table's row group need (scripts/widemeasure). The price, measured
+// on a 10-million-row, six-column table: a file 25% larger (138 MB
+// against 110 MB), in one run no slower to load or scan. 16 KiB blocks
+// gained little more on wide files and tripled that file.
 const BlockSize = 64 << 10
 
 // importDirName is the folder (inside the workspace) the locked database
