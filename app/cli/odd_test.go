@@ -81,7 +81,7 @@ func traces(t *testing.T, dir string) []string {
 // and the process 1.9-2.5 GB (see duck.BlockSize). What remains is mostly
 // DuckDB's vectors, 2,048 values per column whatever the row count: ~0.4
 // GB for 10,000 columns and ~1 GB for 30,000 while the file is read
-// (measured 0.57-0.98 GB and 1.1-1.45 GB in all, in 2.6-7 s and 9-24 s).
+// (measured 0.57-1.04 GB and 1.1-1.45 GB in all, in 2.6-7 s and 9-24 s).
 // 30,000 columns do not fit in a 1 GB limit: the load fails at once with
 // a message that names the limit and the setting, and leaves nothing
 // behind.
