@@ -22,6 +22,7 @@ type csvOpts struct {
 	fullSample bool // detect types over the whole file
 	skipBad    bool // ignore_errors with rejects recorded
 	comp       Compression
+	plain      bool // a wide, plain file: the dialect is given (see plainWide)
 }
 
 func (o csvOpts) sql(path string) string {
@@ -35,6 +36,12 @@ func (o csvOpts) sql(path string) string {
 	}
 	if o.tsv {
 		args = append(args, `delim = '\t'`)
+	}
+	if o.plain {
+		if !o.tsv {
+			args = append(args, "delim = ','")
+		}
+		args = append(args, `quote = '"'`, `escape = '"'`)
 	}
 	if o.latin1 {
 		args = append(args, "encoding = 'latin-1'")
@@ -132,6 +139,13 @@ func (l *Loader) stageText(ctx context.Context, src *source, table string) (path
 // retry cost the user as a warning.
 func (l *Loader) createCSV(ctx context.Context, c *duckdb.Conn, src *source, staged string, d *catalog.Dataset) error {
 	o := csvOpts{tsv: src.kind.format == TSV, comp: src.kind.comp}
+	if o.comp == None {
+		delim := byte(',')
+		if o.tsv {
+			delim = '\t'
+		}
+		o.plain = plainWide(staged, delim)
+	}
 	var warnings []string
 	for attempt := 0; attempt < 6; attempt++ {
 		err := l.ctas(ctx, c, src, d.Name, "SELECT * FROM "+o.sql(staged))
@@ -147,6 +161,8 @@ func (l *Loader) createCSV(ctx context.Context, c *duckdb.Conn, src *source, sta
 		}
 		msg := err.Error()
 		switch {
+		case o.plain:
+			o.plain = false // whatever failed, let DuckDB's sniffer decide
 		case strings.Contains(msg, "parallel scanner does not support") && !o.serial:
 			o.serial = true
 		case strings.Contains(msg, "Invalid unicode") && src.kind.encoding == "" && !o.latin1:
