@@ -1,11 +1,13 @@
 package app_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/loupeapp/loupe/data/duck"
 )
@@ -129,6 +131,16 @@ func TestWideFileInTheWindow(t *testing.T) {
 	}
 	if p, err := e.app.PreviewDataset(d.Name); err != nil || p.Rows != 4 {
 		t.Errorf("preview: %v", err)
+	}
+	// The Profile view of a wide table: bounded batches, every column.
+	start := time.Now()
+	prof, err := e.app.ProfileDataset(d.Name)
+	if err != nil {
+		t.Fatalf("profile: %v", err)
+	}
+	t.Logf("profile of %d columns in %s", cols, time.Since(start).Round(time.Millisecond))
+	if body, _ := json.Marshal(prof); !strings.Contains(string(body), fmt.Sprintf(`"c%d"`, cols-1)) {
+		t.Errorf("the profile has no entry for the last column c%d", cols-1)
 	}
 	if err := e.app.RefreshDataset(d.Name); err != nil {
 		t.Fatalf("refresh: %v", err)

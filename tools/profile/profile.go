@@ -163,23 +163,46 @@ func pick(ds catalog.Dataset, want []string) ([]catalog.Column, string) {
 	return out, ""
 }
 
+// passColumns bounds the columns of one profile query. On a 10,000-column
+// table 64 was fastest (20.8 s in all; 16: 26.7 s, 256: 27.8 s, 1,024: 42 s).
+const passColumns = 64
+
 // profile runs the passes: one aggregate for every figure, one for the
 // outliers and exact key counts, and one small query per duplicated key.
+//
+// Each pass runs over at most passColumns columns per query, so a table of
+// any width costs queries of bounded size (one aggregate over 10,000
+// columns made DuckDB's planner crash the process).
 func (t *Tool) profile(ctx context.Context, ds catalog.Dataset, cols []catalog.Column) (*Profile, error) {
 	exact := ds.Rows <= exactRows
-	sql, pl := firstPass(ds.Name, cols, exact)
-	res, err := t.one(ctx, sql)
-	if err != nil {
-		return nil, err
-	}
-	rows, out := pl.read(res.Rows[0], cols)
-	keys := likelyKeys(ds.Name, out)
-	if sql, fill := secondPass(ds.Name, out, keys); sql != "" {
+	var rows int64
+	out := make([]Column, 0, len(cols))
+	for start := 0; start < len(cols); start += passColumns {
+		part := cols[start:min(start+passColumns, len(cols))]
+		sql, pl := firstPass(ds.Name, part, exact)
 		res, err := t.one(ctx, sql)
 		if err != nil {
 			return nil, err
 		}
-		fill(res.Rows[0])
+		r, o := pl.read(res.Rows[0], part)
+		rows, out = r, append(out, o...)
+	}
+	keys := likelyKeys(ds.Name, out)
+	for start := 0; start < len(out); start += passColumns {
+		end := min(start+passColumns, len(out))
+		var partKeys []int
+		for _, k := range keys {
+			if k >= start && k < end {
+				partKeys = append(partKeys, k-start)
+			}
+		}
+		if sql, fill := secondPass(ds.Name, out[start:end], partKeys); sql != "" {
+			res, err := t.one(ctx, sql)
+			if err != nil {
+				return nil, err
+			}
+			fill(res.Rows[0])
+		}
 	}
 	isKey := map[int]bool{}
 	dups := map[int][]Value{}
