@@ -82,7 +82,7 @@ func (a *App) privacyFor(cfg provider.Config) (PrivacyState, error) {
 		return PrivacyState{}, err
 	}
 	server := provider.ServerURL(cfg)
-	st := PrivacyState{Level: privacy.Default(server), Host: hostOf(server), Local: privacy.IsLocal(server)}
+	st := PrivacyState{Level: privacy.Default(provider.IsLocal(server)), Host: hostOf(server), Local: provider.IsLocal(server)}
 	if l, ok := m[privacyKey(cfg)]; ok {
 		if _, err := privacy.Parse(string(l)); err == nil {
 			st.Level, st.Chosen = l, true

@@ -47,7 +47,7 @@ func TeeClient(loose provider.Outbox, getenv func(string) string) *http.Client {
 // with that answer.
 func SendFor(ctx context.Context, st *store.Store, conversationID, messageID string, level privacy.Level, serverURL string) (context.Context, error) {
 	err := st.SetAnswerPrivacy(ctx, store.AnswerPrivacy{MessageID: messageID, Level: string(level),
-		ModelURL: serverURL, Local: privacy.IsLocal(serverURL)})
+		ModelURL: serverURL, Local: provider.IsLocal(serverURL)})
 	if err != nil {
 		return ctx, err
 	}

@@ -81,8 +81,10 @@ func (g *guard) provider(p llm.Provider) llm.Provider {
 	if g.schema != nil {
 		return g.schema.provider(p)
 	}
-	return masked.New(p, g.masker)
+	return masked.New(p, func(ctx context.Context) (masked.Masker, error) { return g.masker(ctx) })
 }
+
+var _ masked.Masker = (*privacy.Masker)(nil)
 
 // masker is the primed masker of ctx's conversation.
 func (g *guard) masker(ctx context.Context) (*privacy.Masker, error) {

@@ -49,8 +49,8 @@ func resolveLevel(w io.Writer, cfg provider.Config, l *privacy.Level) error {
 		return nil
 	}
 	server := provider.ServerURL(cfg)
-	*l = privacy.Default(server)
-	if !privacy.IsLocal(server) {
+	*l = privacy.Default(provider.IsLocal(server))
+	if !provider.IsLocal(server) {
 		fmt.Fprintf(w, "Privacy: %s is not on this machine, so it gets level %s: it sees %s. Choose with --privacy open|masked|schema or %s.\n",
 			server, *l, (*l).Describe(), EnvPrivacy)
 	}

@@ -56,7 +56,7 @@ func runSearch(ctx context.Context, e env, args []string) int {
 			return fail(e, err)
 		}
 		defer st.Close()
-		lvl := privacy.Default(provider.ServerURL(*cfg))
+		lvl := privacy.Default(provider.IsLocal(provider.ServerURL(*cfg)))
 		cfg.HTTPClient = assemble.TeeClient(assemble.Outbox{Store: st, Level: lvl}, os.Getenv)
 	}
 	if err := ret.UseEmbedding(ctx, *cfg); err != nil {

@@ -9,8 +9,6 @@ package privacy
 import (
 	"errors"
 	"fmt"
-	"net"
-	"net/url"
 	"strings"
 )
 
@@ -61,27 +59,11 @@ func (l Level) Describe() string {
 	return "unknown level"
 }
 
-// IsLocal reports whether baseURL names a server on this machine: a loopback
-// IP, localhost or a name under .localhost. An empty baseURL is local for
-// Ollama (its default is 127.0.0.1:11434) and not for OpenAI; callers pass
-// the resolved URL.
-func IsLocal(baseURL string) bool {
-	u, err := url.Parse(strings.TrimSpace(baseURL))
-	if err != nil || u.Host == "" {
-		return false
-	}
-	host := strings.Trim(u.Hostname(), "[]")
-	if strings.EqualFold(host, "localhost") || strings.HasSuffix(strings.ToLower(host), ".localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
-
-// Default is the level a provider at baseURL gets until the user chooses:
-// Open on this machine, Masked anywhere else.
-func Default(baseURL string) Level {
-	if IsLocal(baseURL) {
+// Default is the level a model server gets until the user chooses: Open
+// when it is on this machine (local; provider.IsLocal decides), Masked
+// anywhere else.
+func Default(local bool) Level {
+	if local {
 		return Open
 	}
 	return Masked

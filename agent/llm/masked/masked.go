@@ -17,13 +17,24 @@ import (
 	"strings"
 
 	"github.com/loupeapp/loupe/agent/llm"
-	"github.com/loupeapp/loupe/data/privacy"
 )
+
+// Masker is what the gate needs of a conversation's masker (the data
+// layer's privacy.Masker): text and JSON masked on the way out, and the
+// placeholders put back on the way in. MaskJSON and UnmaskCall keep JSON
+// valid (values stay escaped).
+type Masker interface {
+	MaskText(s string) string
+	MaskJSON(raw []byte) []byte
+	Unmask(s string) string
+	UnmaskJSON(raw []byte) []byte
+	UnmaskCall(raw []byte) []byte
+}
 
 // Session returns the masker of the conversation ctx belongs to, with the
 // private columns' values already known to it. An error stops the request:
 // nothing is sent unmasked.
-type Session func(ctx context.Context) (*privacy.Masker, error)
+type Session func(ctx context.Context) (Masker, error)
 
 // Provider masks requests to next and unmasks its replies.
 type Provider struct {
@@ -68,7 +79,7 @@ func (p *Provider) Chat(ctx context.Context, req llm.Request, onDelta func(llm.D
 // Request returns a copy of req with every private value masked: message
 // text, thinking, tool-call arguments (as JSON, so values stay escaped)
 // and tool names are left alone.
-func Request(m *privacy.Masker, req llm.Request) llm.Request {
+func Request(m Masker, req llm.Request) llm.Request {
 	msgs := make([]llm.Message, len(req.Messages))
 	for i, msg := range req.Messages {
 		msg.Content = m.MaskText(msg.Content)
@@ -89,7 +100,7 @@ func Request(m *privacy.Masker, req llm.Request) llm.Request {
 
 // unmaskMessage puts the values back in a reply. A structured reply (the
 // request had a Format) is JSON, unmasked string by string.
-func unmaskMessage(m *privacy.Masker, msg llm.Message, structured bool) llm.Message {
+func unmaskMessage(m Masker, msg llm.Message, structured bool) llm.Message {
 	switch c := strings.TrimSpace(msg.Content); {
 	case structured:
 		msg.Content = string(m.UnmaskJSON([]byte(msg.Content)))
@@ -114,7 +125,7 @@ const maxPlaceholder = 48
 // stream unmasks streamed text, holding back a tail that may be the start
 // of a placeholder split across deltas.
 type stream struct {
-	m        *privacy.Masker
+	m        Masker
 	out      func(llm.Delta)
 	text     string
 	thinking string

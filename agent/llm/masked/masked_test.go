@@ -34,7 +34,7 @@ func TestGateStreams(t *testing.T) {
 			m := privacy.NewMasker()
 			m.Mask("Quillon Vexbridge", privacy.Name)
 			m.Mask("Orrin Plaskett", privacy.Name)
-			g := masked.New(p, func(context.Context) (*privacy.Masker, error) { return m, nil })
+			g := masked.New(p, func(context.Context) (masked.Masker, error) { return m, nil })
 			var text, thinking strings.Builder
 			resp, err := g.Chat(context.Background(), llm.Request{Model: "qwen3:8b", Messages: []llm.Message{
 				{Role: llm.System, Content: "rows: Quillon Vexbridge | qv@example.org"},
@@ -75,7 +75,7 @@ func TestGateFailsClosed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := masked.New(p, func(context.Context) (*privacy.Masker, error) { return nil, errors.New("workspace gone") })
+	g := masked.New(p, func(context.Context) (masked.Masker, error) { return nil, errors.New("workspace gone") })
 	_, err = g.Chat(context.Background(), llm.Request{Model: "qwen3:8b", Messages: []llm.Message{{Role: llm.User, Content: "x"}}}, nil)
 	if !errors.Is(err, masked.ErrPrepare) || !strings.Contains(err.Error(), "workspace gone") {
 		t.Fatalf("error %v", err)

@@ -10,8 +10,6 @@ import (
 	"net/url"
 	"strings"
 	"time"
-
-	"github.com/loupeapp/loupe/data/privacy"
 )
 
 // Sent is one request as it left for a model server: when, where, and its
@@ -53,14 +51,14 @@ type TeeOptions struct {
 	// the record (they are still sent).
 	Fallback Outbox
 	// All records requests to this machine too. Production leaves it off:
-	// a server on loopback (privacy.IsLocal) receives nothing that leaves
+	// a server on loopback (IsLocal) receives nothing that leaves
 	// the machine. Tests turn it on to point the record at a fake server,
 	// which listens on loopback.
 	All bool
 }
 
 // Tee returns a copy of c (nil: a default client) whose every request to a
-// server that is not on this machine (privacy.IsLocal false) is first kept
+// server that is not on this machine (IsLocal false) is first kept
 // in the outbox of the request's context (WithOutbox), else in
 // o.Fallback. Retries and redirects go through it too: each attempt is
 // kept.
@@ -100,7 +98,7 @@ type tee struct {
 var _ http.RoundTripper = (*tee)(nil)
 
 func (t *tee) RoundTrip(req *http.Request) (*http.Response, error) {
-	if !t.opts.All && t.guarded && privacy.IsLocal(req.URL.String()) {
+	if !t.opts.All && t.guarded && IsLocal(req.URL.String()) {
 		return t.base.RoundTrip(req.WithContext(context.WithValue(req.Context(), loopbackOnlyKey{}, true)))
 	}
 	o, ok := OutboxOf(req.Context())
