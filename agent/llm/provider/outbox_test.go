@@ -246,6 +246,37 @@ func nonLoopbackIP(t *testing.T) net.IP {
 			return n.IP
 		}
 	}
-	t.Skip("this machine has no address but loopback: nothing can stand for another machine")
+	t.Fatal("this machine has no address but loopback, so nothing can stand for another machine here; " +
+		"TestLoopbackGuardClosesARemoteConnection checks the same guard without one")
 	return nil
+}
+
+// remoteConn is one end of a pipe that says it is connected to another
+// machine.
+type remoteConn struct{ net.Conn }
+
+func (remoteConn) RemoteAddr() net.Addr { return &net.TCPAddr{IP: net.IPv4(192, 0, 2, 7), Port: 80} }
+
+// The guard, given a connection whose far end is not loopback, closes it
+// before anything is written, for requests marked loopback-only only.
+func TestLoopbackGuardClosesARemoteConnection(t *testing.T) {
+	var mine, theirs net.Conn
+	dial := func(context.Context, string, string) (net.Conn, error) {
+		mine, theirs = net.Pipe()
+		return remoteConn{mine}, nil
+	}
+	guarded := loopbackGuard(dial)
+	ctx := context.WithValue(context.Background(), loopbackOnlyKey{}, true)
+	c, err := guarded(ctx, "tcp", "localhost:11434")
+	if c != nil || !errors.Is(err, ErrNotLoopback) {
+		t.Fatalf("loopback-only request: conn %v, error %v; want none and ErrNotLoopback", c, err)
+	}
+	if _, err := theirs.Write([]byte("x")); err == nil {
+		t.Error("the connection to the other machine was left open")
+	}
+	c, err = guarded(context.Background(), "tcp", "api.example.com:443")
+	if err != nil || c == nil {
+		t.Fatalf("an unmarked request: conn %v, error %v; want the connection", c, err)
+	}
+	_ = c.Close()
 }
