@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 count=${BENCH_COUNT:-3}
 mkdir -p .cache/bench
 out=.cache/bench/remote.txt
-go test ./app/assemble -run '^$' -bench '^BenchmarkRemoteWide$' -benchtime 1x -count "$count" -timeout 30m > "$out" 2>&1 ||
+go test ./app/retrieve -run '^$' -bench '^BenchmarkRemoteWide$' -benchtime 1x -count "$count" -timeout 30m > "$out" 2>&1 ||
   { cat "$out" >&2; exit 1; }
 awk '/^BenchmarkRemoteWide/ {
        for (i = 5; i < NF; i += 2) v[$(i + 1)] = $i

@@ -10,6 +10,7 @@ import (
 
 	"github.com/loupeapp/loupe/agent"
 	"github.com/loupeapp/loupe/agent/llm"
+	"github.com/loupeapp/loupe/app/retrieve"
 	"github.com/loupeapp/loupe/data/privacy"
 	"github.com/loupeapp/loupe/data/results"
 	"github.com/loupeapp/loupe/data/workspace"
@@ -73,7 +74,7 @@ func WorkspaceSchema(ctx context.Context, ws *workspace.Workspace) (agent.Schema
 	if err != nil {
 		return agent.Schema{}, fmt.Errorf("list datasets: %w", err)
 	}
-	return Schema(ds), nil
+	return retrieve.Schema(ds), nil
 }
 
 // newAgent builds an agent with set. It starts compiling the chart schema

@@ -3,9 +3,6 @@ package assemble
 import (
 	"context"
 	"fmt"
-	"log/slog"
-	"strings"
-	"time"
 
 	"github.com/loupeapp/loupe/data/catalog"
 	"github.com/loupeapp/loupe/data/duck"
@@ -96,9 +93,8 @@ type RemotePrivate struct {
 var _ Private = RemotePrivate{}
 
 // Columns resolves every column of every table: by name, and by the
-// values of a sample (RemoteSampleRows rows of the text columns of at most
-// RemoteSampleTables tables, read once per open connection, within
-// remoteSampleTime; a table that cannot be read is judged by names).
+// values of a sample (Remote.TextSamples; a table that cannot be read is
+// judged by names).
 func (rp RemotePrivate) Columns(ctx context.Context) ([]privacy.Column, error) {
 	var m privacy.Marks
 	if rp.Dir != "" {
@@ -107,11 +103,11 @@ func (rp RemotePrivate) Columns(ctx context.Context) ([]privacy.Column, error) {
 			return nil, err
 		}
 	}
-	samples := rp.sample(ctx)
+	samples := rp.R.TextSamples(ctx)
 	var ts []privacy.Table
 	for i := range rp.R.Schema.Tables {
 		t := &rp.R.Schema.Tables[i]
-		name := rp.R.tableName(t)
+		name := rp.R.TableName(t)
 		pt := privacy.Table{Name: name}
 		for _, c := range t.Columns {
 			pt.Columns = append(pt.Columns, privacy.SampledColumn{Name: c.Name, Sample: samples[name][c.Name]})
@@ -119,83 +115,6 @@ func (rp RemotePrivate) Columns(ctx context.Context) ([]privacy.Column, error) {
 		ts = append(ts, pt)
 	}
 	return privacy.Resolve(ts, m), nil
-}
-
-// Bounds of the value sample of a connection's tables.
-const (
-	RemoteSampleTables = 200
-	RemoteSampleRows   = 20
-	remoteSampleTime   = 5 * time.Second
-)
-
-// sample returns the sampled values of the connection's text columns,
-// reading the tables not sampled yet (within the bounds).
-func (rp RemotePrivate) sample(ctx context.Context) map[string]map[string][]string {
-	r := rp.R
-	r.samplesMu.Lock()
-	defer r.samplesMu.Unlock()
-	if r.samples == nil {
-		r.samples = map[string]map[string][]string{}
-	} else {
-		return r.samples // sampled once per open connection
-	}
-	if r.Source == nil {
-		return r.samples
-	}
-	ctx, cancel := context.WithTimeout(ctx, remoteSampleTime)
-	defer cancel()
-	d := r.Source.Dialect()
-	n := 0
-	for i := range r.Schema.Tables {
-		if n == RemoteSampleTables || ctx.Err() != nil {
-			break
-		}
-		t := &r.Schema.Tables[i]
-		var cols []string
-		for _, c := range t.Columns {
-			if isTextType(c.Type) && privacy.KindOfName(c.Name) == "" {
-				cols = append(cols, c.Name)
-			}
-		}
-		if len(cols) == 0 {
-			continue
-		}
-		n++
-		quoted := make([]string, len(cols))
-		for j, c := range cols {
-			quoted[j] = quoteRemote(d, c)
-		}
-		table := quoteRemote(d, t.Name)
-		if t.Schema != "" {
-			table = quoteRemote(d, t.Schema) + "." + table
-		}
-		q := fmt.Sprintf("SELECT %s FROM %s LIMIT %d", strings.Join(quoted, ", "), table, RemoteSampleRows)
-		res, err := r.Source.Query(ctx, q, remote.Defaults(query.Limits{Timeout: remoteSampleTime, MaxRows: RemoteSampleRows}))
-		if err != nil {
-			slog.Debug("sample a table for private columns", "subsystem", "privacy", "table", t.Name, "err", err)
-			continue
-		}
-		byCol := map[string][]string{}
-		for _, row := range res.Rows {
-			for j, v := range row {
-				if s, ok := v.(string); ok && j < len(cols) {
-					byCol[cols[j]] = append(byCol[cols[j]], s)
-				}
-			}
-		}
-		r.samples[r.tableName(t)] = byCol
-	}
-	return r.samples
-}
-
-func isTextType(typ string) bool {
-	t := strings.ToUpper(typ)
-	for _, p := range []string{"VARCHAR", "TEXT", "CHAR", "STRING", "CHARACTER", "NVARCHAR", "CITEXT", "TINYTEXT", "MEDIUMTEXT", "LONGTEXT"} {
-		if strings.Contains(t, p) {
-			return true
-		}
-	}
-	return false
 }
 
 // PrivateColumns lists the private ones.
@@ -206,18 +125,12 @@ func (rp RemotePrivate) PrivateColumns(ctx context.Context) ([]privacy.Column, e
 
 // PrivateValues reads the values of c's first limit rows on the server.
 func (rp RemotePrivate) PrivateValues(ctx context.Context, c privacy.Column, limit int) ([]string, error) {
-	rp.R.derive()
-	i, ok := rp.R.byName[c.Table]
+	t, ok := rp.R.Table(c.Table)
 	if !ok {
 		return nil, nil // a mark on a table the database no longer has
 	}
-	t := &rp.R.Schema.Tables[i]
-	d := rp.R.Source.Dialect()
-	table := quoteRemote(d, t.Name)
-	if t.Schema != "" {
-		table = quoteRemote(d, t.Schema) + "." + table
-	}
-	col := quoteRemote(d, c.Column)
+	table := rp.R.QuotedTable(t)
+	col := rp.R.Quote(c.Column)
 	// No DISTINCT: on a large table the server would read it all to
 	// dedupe; the first rows stream, and repeats are dropped here.
 	q := fmt.Sprintf("SELECT %s FROM %s WHERE %s IS NOT NULL LIMIT %d", col, table, col, limit)
@@ -234,12 +147,4 @@ func (rp RemotePrivate) PrivateValues(ctx context.Context, c privacy.Column, lim
 		}
 	}
 	return out, nil
-}
-
-func quoteRemote(d remote.Dialect, name string) string {
-	switch strings.ToLower(d.Name) {
-	case "mysql", "mariadb":
-		return "`" + strings.ReplaceAll(name, "`", "``") + "`"
-	}
-	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/loupeapp/loupe/agent/llm/provider"
 	"github.com/loupeapp/loupe/app/assemble"
+	"github.com/loupeapp/loupe/app/retrieve"
 	"github.com/loupeapp/loupe/data/privacy"
 )
 
@@ -42,7 +43,7 @@ func runSearch(ctx context.Context, e env, args []string) int {
 		return fail(e, err)
 	}
 	defer w.Close()
-	ret, err := assemble.OpenRetrieval(w)
+	ret, err := retrieve.OpenRetrieval(w)
 	if err != nil {
 		return fail(e, err)
 	}

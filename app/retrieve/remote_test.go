@@ -1,9 +1,10 @@
-package assemble_test
+package retrieve_test
 
 import (
 	"context"
 	"database/sql"
 	"errors"
+	"github.com/loupeapp/loupe/app/retrieve"
 	"os"
 	"path/filepath"
 	"strings"
@@ -37,7 +38,7 @@ func chinookCopy(t *testing.T) string {
 
 // openRemote opens the saved connection name and keeps its schema in its
 // cache folder, as `loupe ask --connection` does.
-func openRemote(t *testing.T, store *remote.Store, name, password string) (*assemble.Remote, assemble.CatalogStats) {
+func openRemote(t *testing.T, store *remote.Store, name, password string) (*retrieve.Remote, retrieve.CatalogStats) {
 	t.Helper()
 	ctx := context.Background()
 	p, err := store.Get(name)
@@ -48,7 +49,7 @@ func openRemote(t *testing.T, store *remote.Store, name, password string) (*asse
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, st, err := assemble.OpenRemote(ctx, name, src, store.CacheDir(name))
+	r, st, err := retrieve.OpenRemote(ctx, name, src, store.CacheDir(name))
 	if err != nil {
 		src.Close()
 		t.Fatal(err)
@@ -135,7 +136,7 @@ func TestRemoteCatalogLifecycle(t *testing.T) {
 	if err != nil || again.Schema.Table("Refund") == nil || again.Schema.Table("PlaylistTrack") != nil || !again.DiscoveredAt.After(first.DiscoveredAt) {
 		t.Fatalf("catalog after re-discovery: %v %v", again, err)
 	}
-	s, meta, err := r.Retrieve(ctx, "refund amounts per invoice", assemble.Budget{Tables: 3})
+	s, meta, err := r.Retrieve(ctx, "refund amounts per invoice", retrieve.Budget{Tables: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,9 +191,9 @@ func TestRemoteRetrieveBridges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := assemble.NewRemote("papers", src, sch)
+	r := retrieve.NewRemote("papers", src, sch)
 	defer r.Close()
-	s, meta, err := r.Retrieve(ctx, "how many papers has each author published", assemble.Budget{Tables: 3})
+	s, meta, err := r.Retrieve(ctx, "how many papers has each author published", retrieve.Budget{Tables: 3})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,8 @@
-package assemble_test
+package retrieve_test
 
 import (
 	"context"
+	"github.com/loupeapp/loupe/app/retrieve"
 	"testing"
 	"time"
 
@@ -67,14 +68,14 @@ func BenchmarkPromptTokens10k(b *testing.B) {
 		b.Fatal(err)
 	}
 	questions := indextest.SyntheticQuestions(50, 3)
-	if _, _, err := assemble.Retrieve(ctx, ws, idx, questions[0], assemble.Budget{}); err != nil { // first sync
+	if _, _, err := retrieve.Retrieve(ctx, ws, idx, questions[0], retrieve.Budget{}); err != nil { // first sync
 		b.Fatal(err)
 	}
 	for b.Loop() {
 		most, data := 0, 0
 		start := time.Now()
 		for _, q := range questions {
-			s, meta, err := assemble.Retrieve(ctx, ws, idx, q, assemble.Budget{})
+			s, meta, err := retrieve.Retrieve(ctx, ws, idx, q, retrieve.Budget{})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -1,7 +1,8 @@
-package assemble_test
+package retrieve_test
 
 import (
 	"context"
+	"github.com/loupeapp/loupe/app/retrieve"
 	"os"
 	"path/filepath"
 	"slices"
@@ -9,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/loupeapp/loupe/agent"
-	"github.com/loupeapp/loupe/app/assemble"
 	"github.com/loupeapp/loupe/data/index"
 	"github.com/loupeapp/loupe/data/index/indextest"
 	"github.com/loupeapp/loupe/data/load"
@@ -30,7 +30,7 @@ func measure(t testing.TB, l *indextest.Loaded, idx *index.Index, qs []indextest
 	var q quality
 	var gold, in5, in10 int
 	for _, question := range qs {
-		_, meta, err := assemble.Retrieve(ctx, l.WS, idx, question.Text, assemble.Budget{})
+		_, meta, err := retrieve.Retrieve(ctx, l.WS, idx, question.Text, retrieve.Budget{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -118,7 +118,7 @@ func TestRetrieveChinook(t *testing.T) {
 	if _, err := ws.Loader.Load(ctx, chinookCopy(t), load.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	s, meta, err := assemble.Retrieve(ctx, ws, nil, "Which genres sell the most tracks on invoices?", assemble.Budget{Tables: 4})
+	s, meta, err := retrieve.Retrieve(ctx, ws, nil, "Which genres sell the most tracks on invoices?", retrieve.Budget{Tables: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +160,7 @@ func TestRetrieveChinook(t *testing.T) {
 func TestRetrieveBudget(t *testing.T) {
 	l, _ := loadDefog(t)
 	q := "Which authors wrote the most publications in each conference, with their organization and homepage?"
-	full, fm, err := assemble.Retrieve(context.Background(), l.WS, nil, q, assemble.Budget{})
+	full, fm, err := retrieve.Retrieve(context.Background(), l.WS, nil, q, retrieve.Budget{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +168,7 @@ func TestRetrieveBudget(t *testing.T) {
 		t.Errorf("default budget: %+v", fm)
 	}
 	for _, budget := range []int{fm.DataTokens * 2 / 3, fm.DataTokens / 3, 150} {
-		s, meta, err := assemble.Retrieve(context.Background(), l.WS, nil, q, assemble.Budget{Tokens: budget})
+		s, meta, err := retrieve.Retrieve(context.Background(), l.WS, nil, q, retrieve.Budget{Tokens: budget})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -204,7 +204,7 @@ func TestRetrieveFollowsWorkspace(t *testing.T) {
 		t.Fatal(err)
 	}
 	top := func(q string) string {
-		s, _, err := assemble.Retrieve(ctx, ws, idx, q, assemble.Budget{Tables: 1, ListOthers: 1})
+		s, _, err := retrieve.Retrieve(ctx, ws, idx, q, retrieve.Budget{Tables: 1, ListOthers: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -279,7 +279,7 @@ func columnNames(tb agent.Table) string {
 // tables to look at, and the rest counted.
 func TestRetrieveNothingMatches(t *testing.T) {
 	l, _ := loadDefog(t)
-	s, meta, err := assemble.Retrieve(context.Background(), l.WS, nil, "hello there", assemble.Budget{})
+	s, meta, err := retrieve.Retrieve(context.Background(), l.WS, nil, "hello there", retrieve.Budget{})
 	if err != nil {
 		t.Fatal(err)
 	}

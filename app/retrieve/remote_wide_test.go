@@ -1,7 +1,8 @@
-package assemble_test
+package retrieve_test
 
 import (
 	"context"
+	"github.com/loupeapp/loupe/app/retrieve"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -74,7 +75,7 @@ func TestRemoteWide(t *testing.T) {
 		{"compare daily fin returns with daily fin refunds", "", [4]string{"ops.fin_refund_daily", "return_id", "sales.fin_return_daily", "id"}},
 	}
 	for _, c := range cases {
-		s, meta, err := r.Retrieve(ctx, c.question, assemble.Budget{})
+		s, meta, err := r.Retrieve(ctx, c.question, retrieve.Budget{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -105,7 +106,7 @@ func TestRemoteWide(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, err := assemble.Catalog(ctx, t.TempDir(), p.Name, sch)
+	again, err := retrieve.Catalog(ctx, t.TempDir(), p.Name, sch)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +148,7 @@ func BenchmarkRemoteWide(b *testing.B) {
 		}
 		discover := time.Since(start)
 		dir := b.TempDir()
-		st, err := assemble.Catalog(ctx, dir, p.Name, sch)
+		st, err := retrieve.Catalog(ctx, dir, p.Name, sch)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -160,7 +161,7 @@ func BenchmarkRemoteWide(b *testing.B) {
 		b.ReportMetric(float64(st.CatalogBytes)/1e6, "catalog_MB")
 		b.ReportMetric(float64(st.IndexBytes)/1e6, "index_MB")
 
-		r, _, err := assemble.OpenRemote(ctx, p.Name, src, dir)
+		r, _, err := retrieve.OpenRemote(ctx, p.Name, src, dir)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -171,7 +172,7 @@ func BenchmarkRemoteWide(b *testing.B) {
 		most, took := 0, time.Duration(0)
 		for _, q := range questions {
 			qs := time.Now()
-			s, _, err := r.Retrieve(ctx, q, assemble.Budget{})
+			s, _, err := r.Retrieve(ctx, q, retrieve.Budget{})
 			if err != nil {
 				b.Fatal(err)
 			}

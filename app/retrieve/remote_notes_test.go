@@ -1,8 +1,10 @@
-package assemble_test
+package retrieve_test
 
 import (
 	"context"
 	"database/sql"
+	"github.com/loupeapp/loupe/agent/agenttest"
+	"github.com/loupeapp/loupe/app/retrieve"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -58,8 +60,8 @@ func TestRemoteRetrieveByNote(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := store.CacheDir("ops")
-	budget := assemble.Budget{Tables: 2}
-	first := func(r *assemble.Remote, q string) (agent.Schema, assemble.Meta) {
+	budget := retrieve.Budget{Tables: 2}
+	first := func(r *retrieve.Remote, q string) (agent.Schema, retrieve.Meta) {
 		t.Helper()
 		s, meta, err := r.Retrieve(ctx, q, budget)
 		if err != nil {
@@ -82,7 +84,7 @@ func TestRemoteRetrieveByNote(t *testing.T) {
 		Columns: map[string]string{"v3": "3 means cancelled"}}); err != nil {
 		t.Fatal(err)
 	}
-	if n, err := assemble.SyncNotes(ctx, dir, "ops"); err != nil || n != 1 {
+	if n, err := retrieve.SyncNotes(ctx, dir, "ops"); err != nil || n != 1 {
 		t.Fatalf("the note should re-index t_x17 only: %d %v", n, err)
 	}
 
@@ -118,7 +120,7 @@ func TestRemoteRetrieveByNote(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := a.Run(ctx, agent.Input{RunID: "note", Question: churnQuestion, Schema: s}, &recorder{})
+	out := a.Run(ctx, agent.Input{RunID: "note", Question: churnQuestion, Schema: s}, &agenttest.Recorder{})
 	if out.Status != agent.Done {
 		t.Fatalf("run: %s %s", out.Status, out.Reason)
 	}
@@ -178,7 +180,7 @@ func TestRemoteNoteOverComment(t *testing.T) {
 	x.Comment = "legacy extract"
 	x.Columns[1].Comment = "count of things"
 	x.Columns[2].Comment = "status code"
-	r := assemble.NewRemote("ops", src, sch)
+	r := retrieve.NewRemote("ops", src, sch)
 	defer r.Close()
 	n := remote.Notes{Version: 1, Tables: map[string]remote.TableNotes{
 		"t_x17":   {Note: churnNote, Columns: map[string]string{"v3": "3 means cancelled", "gone": "ignored"}},
@@ -187,7 +189,7 @@ func TestRemoteNoteOverComment(t *testing.T) {
 	if err := r.SetNotes(ctx, n); err != nil {
 		t.Fatal(err)
 	}
-	s, _, err := r.Retrieve(ctx, churnQuestion, assemble.Budget{Tables: 2})
+	s, _, err := r.Retrieve(ctx, churnQuestion, retrieve.Budget{Tables: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

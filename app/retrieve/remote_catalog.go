@@ -1,4 +1,4 @@
-package assemble
+package retrieve
 
 import (
 	"context"
@@ -157,24 +157,26 @@ func (r *Remote) searchIndex(ctx context.Context) (*index.Index, error) {
 	return idx, nil
 }
 
-// remoteIndex is the connection's schema index as search_schema uses it:
-// searches are kept to the connection's origin, and the workspace sync
-// search_schema asks for first is not this index's (its tables were
+// RemoteIndex is the connection R's schema index as search_schema uses
+// it: searches are kept to the connection's origin, and the workspace
+// sync search_schema asks for first is not this index's (its tables were
 // indexed, with their comments and keys, when they were discovered).
-type remoteIndex struct{ r *Remote }
+type RemoteIndex struct{ R *Remote }
 
-var _ search.Index = remoteIndex{}
+var _ search.Index = RemoteIndex{}
 
-func (x remoteIndex) Sync(context.Context, string, []index.Table) (index.SyncStats, error) {
-	return index.SyncStats{Unchanged: len(x.r.Schema.Tables)}, nil
+// Sync does nothing: the connection's tables are indexed at discovery.
+func (x RemoteIndex) Sync(context.Context, string, []index.Table) (index.SyncStats, error) {
+	return index.SyncStats{Unchanged: len(x.R.Schema.Tables)}, nil
 }
 
-func (x remoteIndex) Search(ctx context.Context, question string, o index.Options) ([]index.Hit, error) {
-	idx, err := x.r.searchIndex(ctx)
+// Search searches the connection's tables only.
+func (x RemoteIndex) Search(ctx context.Context, question string, o index.Options) ([]index.Hit, error) {
+	idx, err := x.R.searchIndex(ctx)
 	if err != nil {
 		return nil, err
 	}
-	o.Origin = Origin(x.r.Name)
+	o.Origin = Origin(x.R.Name)
 	return idx.Search(ctx, question, o)
 }
 

@@ -1,4 +1,4 @@
-package assemble
+package retrieve
 
 import (
 	"path/filepath"

@@ -1,7 +1,8 @@
-package assemble_test
+package retrieve_test
 
 import (
 	"context"
+	"github.com/loupeapp/loupe/app/retrieve"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -35,7 +36,7 @@ func TestRemoteNotesPostgres(t *testing.T) {
 		}
 	}
 	const question = "carbon offsets bought for each flight route"
-	if _, meta, err := r.Retrieve(ctx, question, assemble.Budget{}); err != nil || len(meta.Tables) > 0 && meta.Tables[0].Name == target && meta.Tables[0].Score > 0 {
+	if _, meta, err := r.Retrieve(ctx, question, retrieve.Budget{}); err != nil || len(meta.Tables) > 0 && meta.Tables[0].Name == target && meta.Tables[0].Score > 0 {
 		t.Fatalf("%s ranks first before it has a note: %+v %v", target, meta.Tables, err)
 	}
 	set := func(table string, n catalog.Notes) {
@@ -51,13 +52,13 @@ func TestRemoteNotesPostgres(t *testing.T) {
 	set(target, catalog.Notes{Table: new("Carbon offsets bought per flight route")})
 	set(remotetest.WideTarget, catalog.Notes{Columns: map[string]string{"p_leave": "churn score: share expected to leave, 0 to 1"}})
 
-	check := func(r *assemble.Remote) {
+	check := func(r *retrieve.Remote) {
 		t.Helper()
-		s, meta, err := r.Retrieve(ctx, question, assemble.Budget{})
+		s, meta, err := r.Retrieve(ctx, question, retrieve.Budget{})
 		if err != nil || len(meta.Tables) == 0 || meta.Tables[0].Name != target || s.Tables[0].Description != "Carbon offsets bought per flight route" {
 			t.Fatalf("the note should find %s: %+v %v", target, meta.Tables, err)
 		}
-		s, _, err = r.Retrieve(ctx, "Which subscribers are most likely to cancel next quarter?", assemble.Budget{})
+		s, _, err = r.Retrieve(ctx, "Which subscribers are most likely to cancel next quarter?", retrieve.Budget{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,12 +1,12 @@
-package assemble_test
+package retrieve_test
 
 import (
 	"context"
+	"github.com/loupeapp/loupe/app/retrieve"
 	"slices"
 	"testing"
 
 	"github.com/loupeapp/loupe/agent"
-	"github.com/loupeapp/loupe/app/assemble"
 	"github.com/loupeapp/loupe/data/memory"
 	"github.com/loupeapp/loupe/tools"
 )
@@ -25,7 +25,7 @@ func TestRememberRun(t *testing.T) {
 		{Ref: "c1", Tool: "create_chart", SQL: sql, Chart: &tools.Chart{}},
 		{Ref: "q2", Tool: "profile_data", Summary: "profiled"},
 	}}
-	n, err := assemble.Remember(ctx, mem, "chat1", "Revenue by region in 2024?", out, []string{"orders", "customers"})
+	n, err := retrieve.Remember(ctx, mem, "chat1", "Revenue by region in 2024?", out, []string{"orders", "customers"})
 	if err != nil || n != 1 {
 		t.Fatalf("remembered %d, %v", n, err)
 	}

@@ -1,7 +1,9 @@
-package assemble_test
+package retrieve_test
 
 import (
 	"context"
+	"github.com/loupeapp/loupe/agent/agenttest"
+	"github.com/loupeapp/loupe/app/retrieve"
 	"os"
 	"path/filepath"
 	"strings"
@@ -65,9 +67,9 @@ func TestRetrieveByNote(t *testing.T) {
 	}
 	const note = "Monthly churn of subscribers by acquisition channel"
 	question := "What was subscriber churn per acquisition channel?"
-	retrieve := func(q string) (agent.Schema, assemble.Meta) {
+	retrieve := func(q string) (agent.Schema, retrieve.Meta) {
 		t.Helper()
-		s, meta, err := assemble.Retrieve(ctx, ws, idx, q, assemble.Budget{Tables: 2, ListOthers: 1})
+		s, meta, err := retrieve.Retrieve(ctx, ws, idx, q, retrieve.Budget{Tables: 2, ListOthers: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -98,7 +100,7 @@ func TestRetrieveByNote(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := a.Run(ctx, agent.Input{RunID: "note", Question: question, Schema: s}, &recorder{})
+	out := a.Run(ctx, agent.Input{RunID: "note", Question: question, Schema: s}, &agenttest.Recorder{})
 	if out.Status != agent.Done {
 		t.Fatalf("run: %s %s", out.Status, out.Reason)
 	}

@@ -1,7 +1,9 @@
-package assemble_test
+package retrieve_test
 
 import (
 	"context"
+	"github.com/loupeapp/loupe/agent/agenttest"
+	"github.com/loupeapp/loupe/app/retrieve"
 	"regexp"
 	"strings"
 	"testing"
@@ -35,14 +37,14 @@ func analyst(fresh map[string]string) func(fake.Request) fake.Turn {
 		last := r.Last()
 		switch {
 		case last.Role == llm.User:
-			return fake.Calls(call("find_prior_query", map[string]string{"question": question}))
+			return fake.Calls(agenttest.Call("find_prior_query", map[string]string{"question": question}))
 		case last.Role == llm.Tool && last.Name == "find_prior_query":
 			sql := fresh[question]
 			if i := strings.Index(last.Content, "SQL: "); i >= 0 {
 				prior := strings.TrimSpace(strings.SplitN(last.Content[i+5:], "\n", 2)[0])
 				sql = reYear.ReplaceAllString(prior, reYear.FindString(question))
 			}
-			return fake.Calls(call("run_sql", map[string]string{"sql": sql, "purpose": "answer"}))
+			return fake.Calls(agenttest.Call("run_sql", map[string]string{"sql": sql, "purpose": "answer"}))
 		default:
 			return fake.Text("Here it is.\n\nFindings:\n- The counts [q1]")
 		}
@@ -108,11 +110,11 @@ func TestQueryReuseConversation(t *testing.T) {
 	followUps, reused, newTopics, clean := 0, 0, 0, 0
 	var previous string
 	for i, turn := range conversation {
-		sch, _, err := assemble.Retrieve(ctx, ws, idx, turn.question, assemble.Budget{})
+		sch, _, err := retrieve.Retrieve(ctx, ws, idx, turn.question, retrieve.Budget{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		out := a.Run(tools.WithChat(ctx, "chat1"), agent.Input{RunID: "run_" + string(rune('a'+i)), ChatID: "chat1", Question: turn.question, Schema: sch}, &recorder{})
+		out := a.Run(tools.WithChat(ctx, "chat1"), agent.Input{RunID: "run_" + string(rune('a'+i)), ChatID: "chat1", Question: turn.question, Schema: sch}, &agenttest.Recorder{})
 		if out.Status != agent.Done || len(out.Evidence) != 1 {
 			t.Fatalf("%q: %s %s, evidence %v", turn.question, out.Status, out.Reason, out.Evidence)
 		}
@@ -132,7 +134,7 @@ func TestQueryReuseConversation(t *testing.T) {
 				t.Errorf("%q (a new topic) ran %q", turn.question, ran)
 			}
 		}
-		if _, err := assemble.Remember(ctx, mem, "chat1", turn.question, out, known); err != nil {
+		if _, err := retrieve.Remember(ctx, mem, "chat1", turn.question, out, known); err != nil {
 			t.Fatal(err)
 		}
 		previous = ran

@@ -1,10 +1,11 @@
-package assemble_test
+package retrieve_test
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/loupeapp/loupe/app/retrieve"
 	"io"
 	"log/slog"
 	"maps"
@@ -23,7 +24,6 @@ import (
 	"github.com/loupeapp/loupe/agent/llm"
 	"github.com/loupeapp/loupe/agent/llm/fake"
 	"github.com/loupeapp/loupe/agent/llm/provider"
-	"github.com/loupeapp/loupe/app/assemble"
 	"github.com/loupeapp/loupe/data/index/indextest"
 	"github.com/loupeapp/loupe/data/workspace"
 )
@@ -184,7 +184,7 @@ func TestQuestionDoesNotWaitForEmbedding(t *testing.T) {
 	if err := putDatasets(ctx, ws, indextest.SyntheticDatasets(tables, 1)); err != nil {
 		t.Fatal(err)
 	}
-	ret, err := assemble.OpenRetrieval(ws)
+	ret, err := retrieve.OpenRetrieval(ws)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,8 +1,9 @@
-package assemble_test
+package retrieve_test
 
 import (
 	"context"
 	"fmt"
+	"github.com/loupeapp/loupe/app/retrieve"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -14,7 +15,6 @@ import (
 	"github.com/loupeapp/loupe/agent/llm"
 	"github.com/loupeapp/loupe/agent/llm/fake"
 	"github.com/loupeapp/loupe/agent/llm/provider"
-	"github.com/loupeapp/loupe/app/assemble"
 	"github.com/loupeapp/loupe/data/index"
 	"github.com/loupeapp/loupe/data/index/indextest"
 	"github.com/loupeapp/loupe/data/load"
@@ -43,14 +43,14 @@ var staffTables = map[string]string{
 
 // staffWorkspace loads staffTables into a new workspace and opens its
 // retrieval.
-func staffWorkspace(t *testing.T) *assemble.Retrieval {
+func staffWorkspace(t *testing.T) *retrieve.Retrieval {
 	t.Helper()
 	return workspaceOf(t, staffTables)
 }
 
 // workspaceOf returns the retrieval of a new workspace holding tables
 // (name → CSV text).
-func workspaceOf(t *testing.T, tables map[string]string) *assemble.Retrieval {
+func workspaceOf(t *testing.T, tables map[string]string) *retrieve.Retrieval {
 	t.Helper()
 	ctx := context.Background()
 	ws, err := workspace.Open(ctx, t.TempDir())
@@ -68,7 +68,7 @@ func workspaceOf(t *testing.T, tables map[string]string) *assemble.Retrieval {
 			t.Fatal(err)
 		}
 	}
-	ret, err := assemble.OpenRetrieval(ws)
+	ret, err := retrieve.OpenRetrieval(ws)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func workspaceOf(t *testing.T, tables map[string]string) *assemble.Retrieval {
 	return ret
 }
 
-func first(m assemble.Meta) string {
+func first(m retrieve.Meta) string {
 	if len(m.Tables) == 0 {
 		return ""
 	}
@@ -162,7 +162,7 @@ func TestSemanticBoostBothWires(t *testing.T) {
 // to the text index, says so in the run's meta, is not asked again for a
 // while, and is used again once it answers.
 func TestSemanticBoostFallsBack(t *testing.T) {
-	defer assemble.SetBoostRetry(300 * time.Millisecond)()
+	defer retrieve.SetBoostRetry(300 * time.Millisecond)()
 	ctx := context.Background()
 	s := fake.Start(t, fake.Options{})
 	ret := staffWorkspace(t)
