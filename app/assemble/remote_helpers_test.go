@@ -8,6 +8,8 @@ import (
 
 	"github.com/loupeapp/loupe/app/assemble"
 	"github.com/loupeapp/loupe/data/remote"
+	_ "github.com/loupeapp/loupe/data/remote/pg"     // registers the PostgreSQL connector
+	_ "github.com/loupeapp/loupe/data/remote/sqlite" // registers the SQLite connector
 )
 
 // chinookCopy copies the Chinook SQLite file into a fresh folder, so that
