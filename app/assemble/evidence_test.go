@@ -91,7 +91,7 @@ func TestAnswersHeldToEvidence(t *testing.T) {
 				if c.challenged && len(c.unbacked) > 0 && !strings.Contains(sc.lastUser(t), c.unbacked[0]) {
 					t.Errorf("the challenge does not name %s: %q", c.unbacked[0], sc.lastUser(t))
 				}
-				checked := sc.rec.of(agent.NumbersChecked)
+				checked := sc.rec.Of(agent.NumbersChecked)
 				if len(out.Numbers) > 0 && len(checked) == 0 {
 					t.Errorf("no numbers_checked event for the trace")
 				}

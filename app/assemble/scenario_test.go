@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/loupeapp/loupe/agent"
+	"github.com/loupeapp/loupe/agent/agenttest"
 	"github.com/loupeapp/loupe/agent/llm"
 	"github.com/loupeapp/loupe/agent/llm/fake"
 	"github.com/loupeapp/loupe/agent/llm/provider"
@@ -21,37 +22,18 @@ import (
 
 // The scenarios drive the real agent, tools and DuckDB through the real
 // provider adapters against the fake model server, on both wire formats.
+// They are the integration copies of the loop's scenarios (agent/
+// loop_test.go, over agenttest's stub tools): the ones whose assertions
+// need the real tools — the real columns and results, sqltool's hint for
+// an unknown column and its wording of an empty result, a chart's injected
+// data, a DuckDB query interrupted when the run is cancelled.
 
 var wires = []string{provider.Ollama, provider.OpenAI}
-
-// recorder is a Sink that keeps every event.
-type recorder struct {
-	mu     sync.Mutex
-	events []agent.Event
-}
-
-func (r *recorder) Emit(e agent.Event) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.events = append(r.events, e)
-}
-
-func (r *recorder) of(t agent.EventType) []agent.Event {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	var out []agent.Event
-	for _, e := range r.events {
-		if e.Type == t {
-			out = append(out, e)
-		}
-	}
-	return out
-}
 
 type scenario struct {
 	ws       *workspace.Workspace
 	srv      *fake.Server
-	rec      *recorder
+	rec      *agenttest.Recorder
 	out      *agent.Outcome
 	question string
 }
@@ -95,7 +77,7 @@ func play(t *testing.T, wire, question string, s setup) *scenario {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := &recorder{}
+	rec := &agenttest.Recorder{}
 	out := a.Run(s.ctx, agent.Input{RunID: "run_test", Question: question, Schema: sch}, rec)
 	sc := &scenario{ws: s.ws, srv: srv, rec: rec, out: out, question: question}
 	sc.checkInvariants(t)
@@ -107,11 +89,11 @@ func play(t *testing.T, wire, question string, s setup) *scenario {
 // tool call has exactly one result.
 func (sc *scenario) checkInvariants(t *testing.T) {
 	t.Helper()
-	ev := sc.rec.events
+	ev := sc.rec.Events()
 	if len(ev) < 2 || ev[0].Type != agent.RunStarted || ev[len(ev)-1].Type != agent.RunFinished {
 		t.Fatalf("events must start with run_started and end with run_finished; got %d events", len(ev))
 	}
-	if n := len(sc.rec.of(agent.RunFinished)); n != 1 {
+	if n := len(sc.rec.Of(agent.RunFinished)); n != 1 {
 		t.Errorf("%d run_finished events, want exactly 1", n)
 	}
 	if ev[len(ev)-1].Finished.Status != sc.out.Status {
@@ -154,13 +136,17 @@ func (sc *scenario) lastTool(t *testing.T, n int) string {
 	return res[len(res)-1].Content
 }
 
-func call(name string, args any) fake.Call {
-	b, err := json.Marshal(args)
-	if err != nil {
-		panic(err)
-	}
-	return fake.Call{Name: name, Args: string(b)}
-}
+var call = agenttest.Call
+
+// The fault suite's count and call, for the evidence tests.
+const (
+	countSQL = agenttest.CountSQL
+	right    = agenttest.Right
+)
+
+var sqlCall = agenttest.SQLCall
+
+func text(s string) fake.Turn { return fake.Text(s) }
 
 // scalar runs a query on the workspace and returns its one value as text.
 func scalar(t *testing.T, ws *workspace.Workspace, q string) string {
@@ -202,11 +188,11 @@ func TestHappyPathTwoSteps(t *testing.T) {
 			}
 			// The answer streamed as deltas that add up to it.
 			var text strings.Builder
-			for _, e := range sc.rec.of(agent.TextDelta) {
+			for _, e := range sc.rec.Of(agent.TextDelta) {
 				text.WriteString(e.Text)
 			}
-			if !strings.Contains(text.String(), "West leads revenue.") || len(sc.rec.of(agent.TextDelta)) < 2 {
-				t.Errorf("streamed text %q in %d deltas", text.String(), len(sc.rec.of(agent.TextDelta)))
+			if !strings.Contains(text.String(), "West leads revenue.") || len(sc.rec.Of(agent.TextDelta)) < 2 {
+				t.Errorf("streamed text %q in %d deltas", text.String(), len(sc.rec.Of(agent.TextDelta)))
 			}
 			// The system prompt described the data compactly.
 			sys := sc.srv.Requests()[0].Messages[0]
@@ -236,55 +222,13 @@ func TestSelfCorrectionAfterUnknownColumn(t *testing.T) {
 				t.Errorf("the failed query's result should name the bad column and suggest region, without an evidence ref:\n%s", hint)
 			}
 			fails := 0
-			for _, e := range sc.rec.of(agent.ToolResult) {
+			for _, e := range sc.rec.Of(agent.ToolResult) {
 				if e.Result.Failed {
 					fails++
 				}
 			}
 			if fails != 1 || len(sc.out.Evidence) != 1 || sc.out.Evidence[0].Ref != "q1" {
 				t.Errorf("%d failed results, evidence %+v", fails, sc.out.Evidence)
-			}
-		})
-	}
-}
-
-func TestRepeatedFailuresAskForANewApproach(t *testing.T) {
-	bad := call("run_sql", map[string]any{"sql": "SELECT nope FROM orders"})
-	sc := play(t, provider.Ollama, "How many orders?", setup{turns: []fake.Turn{
-		fake.Calls(bad), fake.Calls(bad), fake.Calls(bad),
-		fake.Text("I could not count the orders."),
-	}})
-	if got := sc.lastTool(t, 2); strings.Contains(got, "in a row") {
-		t.Errorf("second failure should not nudge yet:\n%s", got)
-	}
-	if got := sc.lastTool(t, 3); !strings.Contains(got, "3 failed calls in a row") {
-		t.Errorf("third failure should tell the model to change approach:\n%s", got)
-	}
-}
-
-func TestClarificationEndsTheTurn(t *testing.T) {
-	for _, wire := range wires {
-		t.Run(wire, func(t *testing.T) {
-			sc := play(t, wire, "what's the status?", setup{turns: []fake.Turn{
-				fake.Calls(call("ask_user", map[string]any{
-					"question": "Status of what — orders or customers' segments?",
-					"options":  []string{"order status (pending, shipped, …)", "customer segment"},
-				}), call("run_sql", map[string]any{"sql": "SELECT 1"})),
-			}})
-			out := sc.out
-			if out.Status != agent.NeedsInput || out.Question == nil || len(out.Question.Options) != 2 {
-				t.Fatalf("status %s, question %+v", out.Status, out.Question)
-			}
-			if len(sc.srv.Requests()) != 1 {
-				t.Errorf("the run should end at the question; the model was called %d times", len(sc.srv.Requests()))
-			}
-			if len(sc.rec.of(agent.QuestionAsked)) != 1 {
-				t.Errorf("want one question event")
-			}
-			// The call after ask_user was not run, and says so.
-			last := sc.out.Transcript[len(sc.out.Transcript)-1]
-			if last.Role != llm.Tool || !strings.Contains(last.Content, "not run") {
-				t.Errorf("the call after the question should be answered as not run: %+v", last)
 			}
 		})
 	}
@@ -308,22 +252,6 @@ func TestEmptyResultReportedHonestly(t *testing.T) {
 	}
 }
 
-func TestNoJoinPathIsOffered(t *testing.T) {
-	ws := tooltest.Workspace(t)
-	sc := play(t, provider.OpenAI, "Which customers ordered Widgets?", setup{ws: ws, turns: []fake.Turn{
-		fake.Text("The data does not link orders to customers by a known path, so I cannot say which customers ordered Widgets."),
-	}})
-	sys := sc.srv.Requests()[0].Messages[0].Content
-	for _, want := range []string{"No join paths are known", "Do not join tables", "say that the data does not link them"} {
-		if !strings.Contains(sys, want) {
-			t.Errorf("system prompt lacks %q", want)
-		}
-	}
-	if sc.out.Status != agent.Done {
-		t.Errorf("status %s", sc.out.Status)
-	}
-}
-
 func TestChartWithInjectedData(t *testing.T) {
 	const q = "SELECT region, count(*) AS orders FROM orders GROUP BY region ORDER BY region"
 	spec := map[string]any{
@@ -339,7 +267,7 @@ func TestChartWithInjectedData(t *testing.T) {
 				fake.Calls(call("create_chart", map[string]any{"title": "Orders by region", "sql": q, "spec": spec})),
 				fake.Text("Here is the chart.\n\nFindings:\n- Orders by region [c1]"),
 			}})
-			charts := sc.rec.of(agent.ChartMade)
+			charts := sc.rec.Of(agent.ChartMade)
 			if len(charts) != 1 || charts[0].Chart.Ref != "c1" {
 				t.Fatalf("want one chart event c1, got %+v", charts)
 			}
@@ -357,41 +285,6 @@ func TestChartWithInjectedData(t *testing.T) {
 				t.Errorf("findings %+v", sc.out.Findings)
 			}
 		})
-	}
-}
-
-func TestStepLimitHolds(t *testing.T) {
-	loop := fake.Calls(call("run_sql", map[string]any{"sql": "SELECT count(*) FROM orders"}))
-	for _, wire := range wires {
-		t.Run(wire, func(t *testing.T) {
-			sc := play(t, wire, "Keep going", setup{
-				respond: func(fake.Request) fake.Turn { return loop },
-				opts:    assemble.Options{MaxSteps: 3},
-			})
-			reqs := sc.srv.Requests()
-			if sc.out.Status != agent.Limit || len(reqs) != 3 || sc.out.Meta.Steps != 3 {
-				t.Fatalf("status %s after %d requests", sc.out.Status, len(reqs))
-			}
-			if last := reqs[2].Last(); !strings.Contains(last.Content, "last step") {
-				t.Errorf("the last request should tell the model to answer now; last message %+v", last)
-			}
-			if !strings.Contains(sc.out.Reason, "3 steps") {
-				t.Errorf("reason %q", sc.out.Reason)
-			}
-		})
-	}
-}
-
-func TestAnswerAtTheLastStep(t *testing.T) {
-	sc := play(t, provider.Ollama, "Count orders", setup{
-		turns: []fake.Turn{
-			fake.Calls(call("run_sql", map[string]any{"sql": "SELECT count(*) AS n FROM orders"})),
-			fake.Text("There are 40 orders.\n\nFindings:\n- 40 orders [q1]"),
-		},
-		opts: assemble.Options{MaxSteps: 2},
-	})
-	if sc.out.Status != agent.Done || sc.out.Meta.Steps != 2 {
-		t.Errorf("status %s after %d steps", sc.out.Status, sc.out.Meta.Steps)
 	}
 }
 
@@ -422,7 +315,7 @@ func TestCancelMidTool(t *testing.T) {
 				t.Errorf("cancel took %s to stop the run, want < 1 s", took)
 			}
 			skipped := 0
-			for _, e := range sc.rec.of(agent.ToolResult) {
+			for _, e := range sc.rec.Of(agent.ToolResult) {
 				if e.Result.Skipped {
 					skipped++
 				}
@@ -434,56 +327,3 @@ func TestCancelMidTool(t *testing.T) {
 	}
 }
 
-func TestProviderFailures(t *testing.T) {
-	fast := &llm.RetryPolicy{Retries: 2, Base: 10 * time.Millisecond, Max: 50 * time.Millisecond}
-	answer := fake.Text("Done.")
-	cases := []struct {
-		name    string
-		turns   []fake.Turn
-		status  agent.Status
-		reason  string
-		resets  int
-		timeout time.Duration
-	}{
-		{"500 then recovery", []fake.Turn{fake.Failing(fake.Status(500, "boom")), answer}, agent.Done, "", 0, 0},
-		{"500 until retries run out", []fake.Turn{fake.Failing(fake.Status(500, "boom")), fake.Failing(fake.Status(500, "boom")), fake.Failing(fake.Status(500, "boom"))}, agent.Failed, "500", 0, 0},
-		{"stream cut mid-way", []fake.Turn{{Content: "Half an answer that breaks off", Chunks: 6, Fail: fake.CutAfter(2)}, answer}, agent.Done, "", 1, 0},
-		{"server hangs past the time limit", []fake.Turn{fake.Failing(fake.HangAfter(0))}, agent.Limit, "time limit", 0, 400 * time.Millisecond},
-	}
-	for _, wire := range wires {
-		for _, c := range cases {
-			t.Run(wire+"/"+c.name, func(t *testing.T) {
-				start := time.Now()
-				sc := play(t, wire, "Anything", setup{turns: c.turns, retry: fast, opts: assemble.Options{Timeout: c.timeout}})
-				if sc.out.Status != c.status || !strings.Contains(sc.out.Reason, c.reason) {
-					t.Errorf("status %s reason %q, want %s with %q", sc.out.Status, sc.out.Reason, c.status, c.reason)
-				}
-				if n := len(sc.rec.of(agent.TextReset)); n != c.resets {
-					t.Errorf("%d text resets, want %d", n, c.resets)
-				}
-				if c.timeout > 0 && time.Since(start) > c.timeout+time.Second {
-					t.Errorf("took %s with a %s limit", time.Since(start), c.timeout)
-				}
-			})
-		}
-	}
-}
-
-func TestAnswerWithoutTools(t *testing.T) {
-	for _, wire := range wires {
-		t.Run(wire, func(t *testing.T) {
-			sc := play(t, wire, "Hello, what can you do?", setup{turns: []fake.Turn{
-				{Content: "I can explore the orders and customers tables for you.", Thinking: "The user greets me.", Chunks: 3},
-			}})
-			if sc.out.Status != agent.Done || sc.out.Meta.Steps != 1 || sc.out.Meta.ToolCalls != 0 {
-				t.Fatalf("status %s, %d steps", sc.out.Status, sc.out.Meta.Steps)
-			}
-			if strings.Contains(sc.out.Answer, "greets") || sc.out.Summary != "I can explore the orders and customers tables for you." {
-				t.Errorf("answer %q (reasoning must stay out)", sc.out.Answer)
-			}
-			if len(sc.rec.of(agent.ThinkingDelta)) == 0 {
-				t.Errorf("reasoning should stream as thinking deltas")
-			}
-		})
-	}
-}
