@@ -1,13 +1,11 @@
 package ollama
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/ollama/ollama/api"
 
@@ -19,10 +17,6 @@ import (
 // returns ctx errors and nil as they are). f is the captured HTTP failure,
 // model the model concerned ("" if none).
 func (p *Provider) classify(err error, f *transport.Failure, model string) error {
-	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
-	e := &llm.Error{Provider: "ollama", Err: err}
 	status, msg := 0, ""
 	var se api.StatusError
 	var ae api.AuthorizationError
@@ -35,39 +29,36 @@ func (p *Provider) classify(err error, f *transport.Failure, model string) error
 	if status == 0 && f.Status != 0 {
 		status = f.Status
 	}
-	if status != 0 {
-		e.Status = status
-		if msg == "" {
-			msg = strings.TrimSpace(string(f.Body))
-		}
-		p.fromStatus(e, status, msg, f, model)
-		return e
+	if status != 0 && msg == "" {
+		msg = strings.TrimSpace(string(f.Body))
 	}
-	switch {
-	case transport.TLS(err):
-		e.Kind = llm.Unreachable
-		e.Message = fmt.Sprintf("the secure connection to Ollama at %s failed: %v", p.base, err)
-		e.Hint = "check OLLAMA_HOST (http or https?) and the server's certificate"
-	case transport.Unreachable(err):
-		e.Kind = llm.Unreachable
-		e.Message = fmt.Sprintf("Ollama is not running at %s", p.base)
-		e.Hint = "start it with `ollama serve`, or set OLLAMA_HOST to where it runs"
-	case transport.Broken(err):
-		e.Kind = llm.StreamBroken
-		e.Message = "the connection to Ollama broke mid-reply"
-	default:
-		// An {"error": …} line mid-stream, or a line that is not JSON.
-		p.fromMessage(e, err)
-	}
-	return e
+	return p.classifier(model).Classify(err, f, status, msg)
 }
 
-func (p *Provider) fromStatus(e *llm.Error, status int, msg string, f *transport.Failure, model string) {
-	lower := strings.ToLower(msg)
-	e.Message = fmt.Sprintf("Ollama answered %d %s", status, http.StatusText(status))
-	if msg != "" {
-		e.Message += ": " + msg
+// classifier is Ollama's wording of the failures every provider meets,
+// and the ones only Ollama has.
+func (p *Provider) classifier(model string) transport.Classifier {
+	return transport.Classifier{
+		Provider:         "ollama",
+		Server:           "Ollama",
+		At:               fmt.Sprintf("Ollama at %s", p.base),
+		Unreachable:      fmt.Sprintf("Ollama is not running at %s", p.base),
+		UnreachableHint:  "start it with `ollama serve`, or set OLLAMA_HOST to where it runs",
+		TLSHint:          "check OLLAMA_HOST (http or https?) and the server's certificate",
+		UnauthorizedHint: "this Ollama server needs you to sign in (`ollama signin`)",
+		RateHint:         "the server is busy; wait a moment and try again",
+		TooLongHint:      "start a new chat or shorten the question; a larger context size needs more memory",
+		ServerHint:       "Ollama had a problem; its server log says more",
+		Status: func(e *llm.Error, status int, _, lower string) bool {
+			return p.fromStatus(e, status, lower, model)
+		},
+		Other: p.fromMessage, // an {"error": …} line mid-stream, or a line that is not JSON
 	}
+}
+
+// fromStatus classifies what only Ollama answers: a model without tools,
+// embeddings or thinking, a model not installed, too little memory.
+func (p *Provider) fromStatus(e *llm.Error, status int, lower, model string) bool {
 	switch {
 	case strings.Contains(lower, "does not support tools"):
 		e.Kind = llm.ToolsUnsupported
@@ -84,25 +75,13 @@ func (p *Provider) fromStatus(e *llm.Error, status int, msg string, f *transport
 		e.Kind = llm.ModelNotFound
 		e.Message = fmt.Sprintf("model %s is not installed in Ollama at %s", model, p.base)
 		e.Hint = fmt.Sprintf("pull it with `ollama pull %s`", model)
-	case status == http.StatusUnauthorized || status == http.StatusForbidden:
-		e.Kind = llm.Unauthorized
-		e.Hint = "this Ollama server needs you to sign in (`ollama signin`)"
-	case status == http.StatusTooManyRequests:
-		e.Kind = llm.RateLimited
-		e.RetryAfter = transport.RetryAfter(f.Header, time.Now())
-		e.Hint = "the server is busy; wait a moment and try again"
-	case tooLong(lower):
-		e.Kind = llm.ContextTooLong
-		e.Hint = "start a new chat or shorten the question; a larger context size needs more memory"
-	case strings.Contains(lower, "system memory") || strings.Contains(lower, "out of memory"):
+	case !transport.TooLong(lower) && (strings.Contains(lower, "system memory") || strings.Contains(lower, "out of memory")):
 		e.Kind = llm.BadRequest
 		e.Hint = "the model does not fit in memory: choose a smaller model or lower the context size"
-	case status >= 500:
-		e.Kind = llm.ServerError
-		e.Hint = "Ollama had a problem; its server log says more"
 	default:
-		e.Kind = llm.BadRequest
+		return false
 	}
+	return true
 }
 
 // fromMessage classifies an error that came as text inside the stream.
@@ -114,7 +93,7 @@ func (p *Provider) fromMessage(e *llm.Error, err error) {
 	case errors.As(err, &syn) || errors.As(err, &typ):
 		e.Kind = llm.StreamBroken
 		e.Message = "Ollama sent a reply Loupe cannot read: " + err.Error()
-	case tooLong(lower):
+	case transport.TooLong(lower):
 		e.Kind = llm.ContextTooLong
 		e.Message = "Ollama: " + err.Error()
 		e.Hint = "start a new chat or shorten the question"
@@ -126,9 +105,4 @@ func (p *Provider) fromMessage(e *llm.Error, err error) {
 		e.Kind = llm.StreamBroken
 		e.Message = "Ollama stopped with an error: " + err.Error()
 	}
-}
-
-func tooLong(lower string) bool {
-	return strings.Contains(lower, "context length") || strings.Contains(lower, "context window") ||
-		strings.Contains(lower, "exceeds the context") || strings.Contains(lower, "too long")
 }

@@ -1,13 +1,11 @@
 package openai
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/packages/ssestream"
@@ -20,86 +18,64 @@ import (
 // errors and nil as they are). f is the captured HTTP failure, model the
 // model concerned ("" if none).
 func (p *Provider) classify(err error, f *transport.Failure, model string) error {
-	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
-	e := &llm.Error{Provider: "openai", Err: err}
+	status, msg, code := 0, "", ""
 	var api *openai.Error
-	var se *ssestream.StreamError
-	switch {
-	case errors.As(err, &api) || f.Status != 0:
-		status, msg, code := f.Status, "", ""
+	if errors.As(err, &api) || f.Status != 0 {
+		status = f.Status
 		if api != nil {
 			status, msg, code = api.StatusCode, api.Message, api.Code
 		}
 		if msg == "" {
 			msg = bodyMessage(f.Body)
 		}
-		p.fromStatus(e, status, msg, code, f, model)
-	case errors.As(err, &se):
-		msg := bodyMessage(se.Event.Data)
-		if msg == "" {
-			msg = se.Message
-		}
-		lower := strings.ToLower(msg)
-		e.Message = fmt.Sprintf("%s stopped with an error: %s", p.base, msg)
-		switch {
-		case tooLong(lower, ""):
-			e.Kind = llm.ContextTooLong
-			e.Hint = "start a new chat or shorten the question"
-		default:
-			e.Kind = llm.StreamBroken
-		}
-	case transport.TLS(err):
-		e.Kind = llm.Unreachable
-		e.Message = fmt.Sprintf("the secure connection to %s failed: %v", p.base, err)
-		e.Hint = "check the base URL (http or https?) and the server's certificate"
-	case transport.Unreachable(err):
-		e.Kind = llm.Unreachable
-		e.Message = fmt.Sprintf("nothing answers at %s", p.base)
-		e.Hint = "is the server running? Check the base URL in Settings"
-	case transport.Broken(err):
-		e.Kind = llm.StreamBroken
-		e.Message = fmt.Sprintf("the connection to %s broke mid-reply", p.base)
-	default:
-		var syn *json.SyntaxError
-		if errors.As(err, &syn) {
-			e.Kind = llm.StreamBroken
-			e.Message = fmt.Sprintf("%s sent a reply Loupe cannot read: %v", p.base, err)
-			break
-		}
-		e.Kind = llm.BadRequest
-		e.Message = err.Error()
 	}
-	return e
+	return p.classifier(model, code).Classify(err, f, status, msg)
 }
 
-func (p *Provider) fromStatus(e *llm.Error, status int, msg, code string, f *transport.Failure, model string) {
-	e.Status = status
-	lower := strings.ToLower(msg)
-	e.Message = fmt.Sprintf("%s answered %d %s", p.base, status, http.StatusText(status))
-	if msg != "" {
-		e.Message += ": " + msg
+// classifier is the wording of an OpenAI-compatible server's failures
+// every provider meets, and the ones only these servers have; code is the
+// error's code ("insufficient_quota"…), "" if none.
+func (p *Provider) classifier(model, code string) transport.Classifier {
+	return transport.Classifier{
+		Provider:         "openai",
+		Server:           p.base,
+		At:               p.base,
+		Unreachable:      fmt.Sprintf("nothing answers at %s", p.base),
+		UnreachableHint:  "is the server running? Check the base URL in Settings",
+		TLSHint:          "check the base URL (http or https?) and the server's certificate",
+		UnauthorizedHint: "set OPENAI_API_KEY or the key in Settings",
+		RateHint:         "the server is rate limiting; wait a moment and try again",
+		TooLongHint:      "start a new chat or shorten the question",
+		ServerHint:       "the server had a problem; try again later",
+		Status: func(e *llm.Error, status int, msg, lower string) bool {
+			return p.fromStatus(e, status, msg, lower, code, model)
+		},
+		Other: p.fromOther,
 	}
+}
+
+// fromStatus classifies what only OpenAI-compatible servers answer: an
+// account out of credit, a model without tools or not offered, a wrong
+// base URL.
+func (p *Provider) fromStatus(e *llm.Error, status int, msg, lower, code, model string) bool {
 	switch {
 	case status == http.StatusUnauthorized || status == http.StatusForbidden:
-		e.Kind = llm.Unauthorized
-		e.Hint = "set OPENAI_API_KEY or the key in Settings"
+		return false
 	case status == http.StatusTooManyRequests && code == "insufficient_quota":
 		e.Kind = llm.BadRequest
 		e.Hint = "the account is out of credit: check its plan and billing"
 	case status == http.StatusTooManyRequests:
-		e.Kind = llm.RateLimited
-		e.RetryAfter = transport.RetryAfter(f.Header, time.Now())
-		e.Hint = "the server is rate limiting; wait a moment and try again"
+		return false
 	case strings.Contains(lower, "does not support tools") || strings.Contains(lower, "tools are not supported") ||
 		strings.Contains(lower, "tool use is not supported") || strings.Contains(lower, "does not support function"):
 		e.Kind = llm.ToolsUnsupported
 		e.Message = fmt.Sprintf("model %s cannot use tools: %s", model, msg)
 		e.Hint = "choose a model with tool (function calling) support"
-	case tooLong(lower, code):
+	case code == "context_length_exceeded":
 		e.Kind = llm.ContextTooLong
 		e.Hint = "start a new chat or shorten the question"
+	case transport.TooLong(lower):
+		return false
 	case status == http.StatusNotFound && (code == "model_not_found" || strings.Contains(lower, "model")):
 		e.Kind = llm.ModelNotFound
 		e.Message = fmt.Sprintf("model %s is not offered at %s", model, p.base)
@@ -110,18 +86,36 @@ func (p *Provider) fromStatus(e *llm.Error, status int, msg, code string, f *tra
 	case status == http.StatusNotFound:
 		e.Kind = llm.BadRequest
 		e.Hint = "check the base URL: OpenAI-compatible servers usually end in /v1"
-	case status >= 500:
-		e.Kind = llm.ServerError
-		e.Hint = "the server had a problem; try again later"
 	default:
-		e.Kind = llm.BadRequest
+		return false
 	}
+	return true
 }
 
-func tooLong(lower, code string) bool {
-	return code == "context_length_exceeded" || strings.Contains(lower, "context length") ||
-		strings.Contains(lower, "context window") || strings.Contains(lower, "maximum context") ||
-		strings.Contains(lower, "too many tokens") || strings.Contains(lower, "prompt is too long")
+// fromOther classifies an error inside the event stream, or a reply that
+// is not JSON.
+func (p *Provider) fromOther(e *llm.Error, err error) {
+	var se *ssestream.StreamError
+	var syn *json.SyntaxError
+	switch {
+	case errors.As(err, &se):
+		msg := bodyMessage(se.Event.Data)
+		if msg == "" {
+			msg = se.Message
+		}
+		e.Message = fmt.Sprintf("%s stopped with an error: %s", p.base, msg)
+		e.Kind = llm.StreamBroken
+		if transport.TooLong(strings.ToLower(msg)) {
+			e.Kind = llm.ContextTooLong
+			e.Hint = "start a new chat or shorten the question"
+		}
+	case errors.As(err, &syn):
+		e.Kind = llm.StreamBroken
+		e.Message = fmt.Sprintf("%s sent a reply Loupe cannot read: %v", p.base, err)
+	default:
+		e.Kind = llm.BadRequest
+		e.Message = err.Error()
+	}
 }
 
 // bodyMessage reads an error body the SDK could not: {"error": "text"},
