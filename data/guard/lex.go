@@ -1,6 +1,10 @@
 package guard
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/loupeapp/loupe/data/sqlscan"
+)
 
 // split cuts text into top-level statements the way DuckDB's parser does:
 // semicolons inside string literals, quoted identifiers, dollar-quoted
@@ -108,7 +112,7 @@ func tokenize(s string) []token {
 	// before it (scan.l's quotecontinue), so it takes backslash escapes.
 	eCont := -1
 	estring := func(i, q int) {
-		j := QuotedEnd(s, q, '\'', true)
+		j := sqlscan.QuotedEnd(s, q, '\'', true)
 		emit(tString, i, j)
 		if k, ok := continuation(s, j); ok {
 			eCont = k
@@ -129,28 +133,25 @@ func tokenize(s string) []token {
 			emit(tSemicolon, i, i+1)
 			i++
 		case c == '-' && i+1 < len(s) && s[i+1] == '-':
-			j := strings.IndexAny(s[i:], "\n\r")
-			if j < 0 {
-				j = len(s) - i
-			}
-			emit(tComment, i, i+j)
-			i += j
+			j := sqlscan.LineCommentEnd(s, i)
+			emit(tComment, i, j)
+			i = j
 		case c == '/' && i+1 < len(s) && s[i+1] == '*':
-			j := blockCommentEnd(s, i)
+			j := sqlscan.BlockCommentEnd(s, i, true)
 			emit(tComment, i, j)
 			i = j
 		case c == '\'' && i == eCont:
 			estring(i, i)
 			i = toks[len(toks)-1].end
 		case c == '\'':
-			j := QuotedEnd(s, i, '\'', false)
+			j := sqlscan.QuotedEnd(s, i, '\'', false)
 			emit(tString, i, j)
 			i = j
 		case (c == 'e' || c == 'E') && i+1 < len(s) && s[i+1] == '\'':
 			estring(i, i+1)
 			i = toks[len(toks)-1].end
 		case c == '"':
-			j := QuotedEnd(s, i, '"', false)
+			j := sqlscan.QuotedEnd(s, i, '"', false)
 			name := s[i+1 : j]
 			if strings.HasSuffix(name, `"`) {
 				name = name[:len(name)-1]
@@ -221,28 +222,6 @@ func unicodeSpace(s string, i int) int {
 	return 0
 }
 
-// blockCommentEnd returns the index just past the block comment starting
-// at i. Block comments nest, as in PostgreSQL and DuckDB.
-func blockCommentEnd(s string, i int) int {
-	depth := 0
-	for i < len(s) {
-		switch {
-		case strings.HasPrefix(s[i:], "/*"):
-			depth++
-			i += 2
-		case strings.HasPrefix(s[i:], "*/"):
-			depth--
-			i += 2
-			if depth == 0 {
-				return i
-			}
-		default:
-			i++
-		}
-	}
-	return len(s)
-}
-
 // continuation reports whether s[j:], just past a literal's closing
 // quote, is whitespace with a newline in it (-- comments allowed) followed
 // by a quote: the scanner then continues the same literal. It returns that
@@ -261,11 +240,9 @@ func continuation(s string, j int) (int, bool) {
 		case unicodeSpace(s, j) > 0:
 			j += unicodeSpace(s, j)
 		case c == '-' && j+1 < len(s) && s[j+1] == '-':
-			k := strings.IndexAny(s[j:], "\n\r")
-			if k < 0 {
+			if j = sqlscan.LineCommentEnd(s, j); j == len(s) {
 				return 0, false
 			}
-			j += k
 		case c == '\'' && newline:
 			return j, true
 		default:
@@ -273,28 +250,6 @@ func continuation(s string, j int) (int, bool) {
 		}
 	}
 	return 0, false
-}
-
-// QuotedEnd returns the index just past the literal opened at i with q
-// (len(s) when it is never closed). A doubled quote escapes itself; with
-// backslash set (E'...', MySQL strings), so does \. data/remote's
-// scanner uses it too.
-func QuotedEnd(s string, i int, q byte, backslash bool) int {
-	for j := i + 1; j < len(s); j++ {
-		switch s[j] {
-		case '\\':
-			if backslash {
-				j++
-			}
-		case q:
-			if j+1 < len(s) && s[j+1] == q {
-				j++
-				continue
-			}
-			return j + 1
-		}
-	}
-	return len(s)
 }
 
 // dollarTag returns the $tag$ opening a dollar-quoted string at i. The

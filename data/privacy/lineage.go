@@ -3,6 +3,9 @@ package privacy
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
+
+	"github.com/loupeapp/loupe/data/sqlscan"
 )
 
 // Lineage says which columns of a query's result may carry values of
@@ -83,50 +86,37 @@ type token struct {
 func tokenize(sql string) []token {
 	var out []token
 	depth := 0
-	rs := []rune(sql)
-	for i := 0; i < len(rs); {
-		r := rs[i]
+	s := sql
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case unicode.IsSpace(r):
-			i++
-		case r == '-' && i+1 < len(rs) && rs[i+1] == '-':
-			for i < len(rs) && rs[i] != '\n' {
-				i++
-			}
-		case r == '/' && i+1 < len(rs) && rs[i+1] == '*':
-			i += 2
-			for i+1 < len(rs) && !(rs[i] == '*' && rs[i+1] == '/') {
-				i++
-			}
-			i += 2
+			i += size
+		case strings.HasPrefix(s[i:], "--"):
+			i = sqlscan.LineCommentEnd(s, i)
+		case strings.HasPrefix(s[i:], "/*"):
+			i = sqlscan.BlockCommentEnd(s, i, false)
 		case r == '\'':
-			i++
-			for i < len(rs) {
-				if rs[i] == '\'' {
-					if i+1 < len(rs) && rs[i+1] == '\'' {
-						i += 2
-						continue
-					}
-					break
-				}
-				i++
-			}
-			i++
+			i = sqlscan.QuotedEnd(s, i, '\'', false)
 			out = append(out, token{text: "'", depth: depth})
 		case r == '"' || r == '`' || r == '[':
-			end := map[rune]rune{'"': '"', '`': '`', '[': ']'}[r]
-			j := i + 1
-			for j < len(rs) && rs[j] != end {
-				j++
+			end := map[rune]byte{'"': '"', '`': '`', '[': ']'}[r]
+			j := len(s)
+			if k := strings.IndexByte(s[i+1:], end); k >= 0 {
+				j = i + 1 + k
 			}
-			out = append(out, token{text: strings.ToLower(string(rs[i+1 : min(j, len(rs))])), word: true, depth: depth})
+			out = append(out, token{text: strings.ToLower(s[i+1 : j]), word: true, depth: depth})
 			i = j + 1
-		case unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '$':
+		case nameRune(r):
 			j := i
-			for j < len(rs) && (unicode.IsLetter(rs[j]) || unicode.IsDigit(rs[j]) || rs[j] == '_' || rs[j] == '$') {
-				j++
+			for j < len(s) {
+				r, n := utf8.DecodeRuneInString(s[j:])
+				if !nameRune(r) {
+					break
+				}
+				j += n
 			}
-			out = append(out, token{text: strings.ToLower(string(rs[i:j])), word: true, depth: depth})
+			out = append(out, token{text: strings.ToLower(s[i:j]), word: true, depth: depth})
 			i = j
 		default:
 			if r == ')' {
@@ -136,10 +126,15 @@ func tokenize(sql string) []token {
 			if r == '(' {
 				depth++
 			}
-			i++
+			i += size
 		}
 	}
 	return out
+}
+
+// nameRune says whether r may be part of a name, keyword or number.
+func nameRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '$'
 }
 
 type item struct {

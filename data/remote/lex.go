@@ -3,7 +3,7 @@ package remote
 import (
 	"strings"
 
-	"github.com/loupeapp/loupe/data/guard"
+	"github.com/loupeapp/loupe/data/sqlscan"
 )
 
 // lexRules are the quoting and comment rules of one SQL dialect, enough to
@@ -82,31 +82,27 @@ func split(text string, r lexRules) []stmt {
 			continue
 		case c == '-' && strings.HasPrefix(s[i:], "--") && (!r.dashNeedSpace || i+2 >= len(s) || dashCommentAfter(s[i+2])),
 			c == '#' && r.hashComment:
-			j := strings.IndexAny(s[i:], "\n\r")
-			if j < 0 {
-				j = len(s) - i
-			}
 			cur.WriteByte(' ')
-			i += j
+			i = sqlscan.LineCommentEnd(s, i)
 			continue
 		case c == '/' && strings.HasPrefix(s[i:], "/*"):
 			if r.execComment && (strings.HasPrefix(s[i+2:], "!") || strings.HasPrefix(s[i+2:], "+") || strings.HasPrefix(s[i+2:], "M!")) {
 				exec = true
 			}
-			i = commentEnd(s, i, r.nested)
+			i = sqlscan.BlockCommentEnd(s, i, r.nested)
 			cur.WriteByte(' ')
 			continue
 		}
 		j, kind := i+1, tOther
 		switch {
 		case c == '\'':
-			j, kind = guard.QuotedEnd(s, i, '\'', r.backslash), tString
+			j, kind = sqlscan.QuotedEnd(s, i, '\'', r.backslash), tString
 		case c == '"' && r.dquoteString:
-			j, kind = guard.QuotedEnd(s, i, '"', r.backslash), tString
+			j, kind = sqlscan.QuotedEnd(s, i, '"', r.backslash), tString
 		case c == '"':
-			j, kind = guard.QuotedEnd(s, i, '"', false), tIdent
+			j, kind = sqlscan.QuotedEnd(s, i, '"', false), tIdent
 		case c == '`' && r.backtick:
-			j, kind = guard.QuotedEnd(s, i, '`', false), tIdent
+			j, kind = sqlscan.QuotedEnd(s, i, '`', false), tIdent
 		case c == '[' && r.brackets:
 			kind = tIdent
 			if k := strings.IndexByte(s[i:], ']'); k >= 0 {
@@ -115,9 +111,9 @@ func split(text string, r lexRules) []stmt {
 				j = len(s)
 			}
 		case (c == 'u' || c == 'U') && r.dollar && strings.HasPrefix(s[i+1:], `&"`) && !(i > 0 && isWord(s[i-1])):
-			j, kind = guard.QuotedEnd(s, i+2, '"', false), tIdent
+			j, kind = sqlscan.QuotedEnd(s, i+2, '"', false), tIdent
 		case (c == 'e' || c == 'E') && r.dollar && i+1 < len(s) && s[i+1] == '\'' && !(i > 0 && isWord(s[i-1])):
-			j, kind = guard.QuotedEnd(s, i+1, '\'', true), tString
+			j, kind = sqlscan.QuotedEnd(s, i+1, '\'', true), tString
 		case r.tclVars && strings.IndexByte("$@:#", c) >= 0:
 			j = tclVariableEnd(s, i)
 		case c == '$' && r.dollar && !(i > 0 && isWord(s[i-1])):
@@ -165,29 +161,6 @@ func isWordStart(c byte) bool {
 }
 
 func isWord(c byte) bool { return isWordStart(c) || c >= '0' && c <= '9' || c == '$' }
-
-// commentEnd returns the index just past the block comment at i.
-func commentEnd(s string, i int, nested bool) int {
-	depth := 0
-	for i < len(s) {
-		switch {
-		case strings.HasPrefix(s[i:], "/*"):
-			if depth == 0 || nested {
-				depth++
-			}
-			i += 2
-		case strings.HasPrefix(s[i:], "*/"):
-			depth--
-			i += 2
-			if depth == 0 {
-				return i
-			}
-		default:
-			i++
-		}
-	}
-	return len(s)
-}
 
 // tclVariableEnd returns the end of the SQLite variable that starts at i
 // ($, @, : or #), as SQLite's tokenizer reads it: name characters, "::"
