@@ -11,8 +11,6 @@ package app
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"log/slog"
 	"os"
 	"runtime/debug"
@@ -213,11 +211,4 @@ func (a *App) Version() (string, error) {
 		return info.Main.Version, nil
 	}
 	return "dev", nil
-}
-
-// newID returns prefix_<16 hex digits>.
-func newID(prefix string) string {
-	var b [8]byte
-	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails on supported platforms
-	return prefix + "_" + hex.EncodeToString(b[:])
 }

@@ -137,7 +137,7 @@ func (a *App) runModel() (runModel, error) {
 // question in the background (Ask and Retry).
 func (a *App) launch(st *store.Store, pair *store.Pair, m runModel) (*AskResult, error) {
 	chatID, question := pair.User.ConversationID, pair.User.Content
-	runID := newID("run")
+	runID := store.NewID("run")
 	claim, err := st.Claim(a.life, pair.Assistant.ID, runID)
 	if err != nil {
 		return nil, storeError(err, chatID)

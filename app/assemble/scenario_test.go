@@ -326,4 +326,3 @@ func TestCancelMidTool(t *testing.T) {
 		})
 	}
 }
-

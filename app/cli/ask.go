@@ -2,8 +2,6 @@ package cli
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -117,7 +115,7 @@ func runAsk(ctx context.Context, e env, args []string) int {
 			return fail(e, err)
 		}
 	}
-	runID := newID("run")
+	runID := store.NewID("run")
 	pair, claim, created, err := startAnswer(ctx, st, *chatID, question, label, *retry, runID)
 	if err != nil {
 		return fail(e, err)
@@ -193,13 +191,6 @@ func agentFlags(fs *flag.FlagSet, what string) (*provider.Config, *assemble.Opti
 	fs.IntVar(&o.MaxSteps, "max-steps", 0, fmt.Sprintf("step limit (default %d)", agent.DefaultMaxSteps))
 	fs.DurationVar(&o.Timeout, "timeout", 0, fmt.Sprintf("time limit for %s (default %s)", what, agent.DefaultTimeout))
 	return &cfg, &o
-}
-
-// newID returns prefix_<16 hex digits>.
-func newID(prefix string) string {
-	var b [8]byte
-	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails on supported platforms
-	return prefix + "_" + hex.EncodeToString(b[:])
 }
 
 // writeReport runs the report stage on a finished run and exports it into

@@ -34,7 +34,7 @@ func (s *Store) CreateConversation(ctx context.Context, name, workspace string) 
 		name = DefaultName
 	}
 	now := s.stamp()
-	c := &Conversation{ID: newID("chat"), Name: name, Workspace: workspace, Created: fromStamp(now), Updated: fromStamp(now), Named: named}
+	c := &Conversation{ID: NewID("chat"), Name: name, Workspace: workspace, Created: fromStamp(now), Updated: fromStamp(now), Named: named}
 	_, err := s.db.ExecContext(ctx, `INSERT INTO conversations (id, name, workspace, named, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)`,
 		c.ID, c.Name, c.Workspace, named, now, now)
 	if err != nil {

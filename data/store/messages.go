@@ -120,11 +120,11 @@ func (s *Store) Ask(ctx context.Context, conversationID, question string) (*Pair
 			return err
 		}
 		now := s.stamp()
-		user := Message{ID: newID("msg"), ConversationID: conversationID, Role: User, Content: question, Status: Complete}
+		user := Message{ID: NewID("msg"), ConversationID: conversationID, Role: User, Content: question, Status: Complete}
 		if user.Seq, err = s.insertMessage(ctx, tx, user, now); err != nil {
 			return err
 		}
-		ans := Message{ID: newID("msg"), ConversationID: conversationID, Role: Assistant, ParentID: user.ID, Status: Generating}
+		ans := Message{ID: NewID("msg"), ConversationID: conversationID, Role: Assistant, ParentID: user.ID, Status: Generating}
 		if ans.Seq, err = s.insertMessage(ctx, tx, ans, now); err != nil {
 			return err
 		}
@@ -173,7 +173,7 @@ func (s *Store) Retry(ctx context.Context, messageID string) (*Pair, error) {
 			return err
 		}
 		now := s.stamp()
-		ans := Message{ID: newID("msg"), ConversationID: convID, Role: Assistant, ParentID: parentID, Status: Generating,
+		ans := Message{ID: NewID("msg"), ConversationID: convID, Role: Assistant, ParentID: parentID, Status: Generating,
 			Created: fromStamp(now), Updated: fromStamp(now)}
 		if ans.Seq, err = s.insertMessage(ctx, tx, ans, now); err != nil {
 			return err

@@ -36,7 +36,7 @@ func (s *Store) SaveReport(ctx context.Context, messageID, title, markdown strin
 		return nil, err
 	}
 	now := s.stamp()
-	r := &Report{ID: newID("report"), ConversationID: m.ConversationID, MessageID: messageID, Title: title,
+	r := &Report{ID: NewID("report"), ConversationID: m.ConversationID, MessageID: messageID, Title: title,
 		Markdown: markdown, Source: source, Created: fromStamp(now)}
 	_, err = s.db.ExecContext(ctx, `INSERT INTO reports (id, conversation_id, message_id, title, markdown, source, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?)`, r.ID, r.ConversationID, r.MessageID, r.Title, r.Markdown, r.Source, now)

@@ -167,8 +167,9 @@ func (s *Store) stamp() int64 {
 
 func fromStamp(ms int64) time.Time { return time.UnixMilli(ms).UTC() }
 
-// newID returns prefix_<16 hex digits>.
-func newID(prefix string) string {
+// NewID returns prefix_<16 random hex digits>: the IDs of the records the
+// store keeps (chat, msg, report) and of the runs it records (run).
+func NewID(prefix string) string {
 	var b [8]byte
 	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails on supported platforms
 	return prefix + "_" + hex.EncodeToString(b[:])
