@@ -30,7 +30,7 @@ func TestFaultSuite(t *testing.T) {
 		}
 		rec := &agenttest.Recorder{}
 		out := a.Run(context.Background(), agent.Input{RunID: "fault", Question: agenttest.Question, Schema: db.Schema()}, rec)
-		sc := &scenario{srv: nil, rec: rec, out: out, question: agenttest.Question}
+		sc := &scenario{rec: rec, out: out, question: agenttest.Question}
 		sc.checkInvariants(t)
 		return out
 	})

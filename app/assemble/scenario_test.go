@@ -44,7 +44,6 @@ type setup struct {
 	respond func(fake.Request) fake.Turn
 	opts    assemble.Options
 	ctx     context.Context
-	retry   *llm.RetryPolicy
 }
 
 // play runs question against the scripted model on wire.
@@ -61,9 +60,6 @@ func play(t *testing.T, wire, question string, s setup) *scenario {
 	cfg.BaseURL = srv.OllamaURL()
 	if wire == provider.OpenAI {
 		cfg.BaseURL = srv.OpenAIURL()
-	}
-	if s.retry != nil {
-		cfg.Retry = *s.retry
 	}
 	p, err := provider.Open(cfg)
 	if err != nil {
