@@ -104,7 +104,7 @@ func (a *App) guardReport(ctx context.Context, chatID string, p llm.Provider) (c
 	if err != nil {
 		return ctx, nil, nil, err
 	}
-	if m.Provider = p; m.Level == "" || m.Level == privacy.Open {
+	if m.Provider = p; !m.Gated() {
 		return ctx, p, func() {}, nil
 	}
 	st, err := a.chatStore()

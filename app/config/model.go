@@ -43,11 +43,15 @@ func (m *Model) Server() string { return provider.ServerURL(m.Config) }
 // private columns of src: itself at open, assemble.Guard at masked and
 // schema (for the report stage, whose prompt holds the run's results).
 func (m *Model) Guard(src assemble.Private) (llm.Provider, error) {
-	if m.Level == "" || m.Level == privacy.Open {
+	if !m.Gated() {
 		return m.Provider, nil
 	}
 	return assemble.Guard(m.Provider, m.Level, src)
 }
+
+// Gated says whether Guard puts the provider behind a gate, which reads
+// the private columns: at masked and schema, not at open.
+func (m *Model) Gated() bool { return m.Level != "" && m.Level != privacy.Open }
 
 // LevelError is a privacy level that cannot be settled: nothing was sent.
 type LevelError struct{ Err error }
