@@ -144,9 +144,8 @@ func connectionPrivate(ctx context.Context, name string) (privateColumns, error)
 }
 
 // exportGuard puts p behind the privacy gate of level (config.Model.Guard)
-// for the report of
-// conversation chatID: its private columns are the workspace's, or those
-// of the connection the conversation is about.
+// for the report of conversation chatID: its private columns are the
+// workspace's, or those of the connection the conversation is about.
 func exportGuard(ctx context.Context, st *store.Store, wsDir, chatID string, p llm.Provider, level privacy.Level) (llm.Provider, func(), error) {
 	m := &config.Model{Provider: p, Level: level}
 	if !m.Gated() {
