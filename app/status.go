@@ -41,11 +41,13 @@ func (a *App) noteStatus(st Status) {
 	}
 }
 
+// checkStatus checks the model server the settings name and Docker
+// (status.Of).
 func (a *App) checkStatus(ctx context.Context) Status {
 	cs, err := a.settings.Get()
-	s := Settings(cs)
-	m := status.Server{Settings: cs, Err: err, HasKey: func(base string) bool { k, _ := a.settings.KeyFor(base); return k != "" }}
-	m.Open = func() (llm.Provider, error) { return a.listingProvider(s) }
+	m := status.Server{Settings: cs, Err: err,
+		Open:   func() (llm.Provider, error) { return a.listingProvider(Settings(cs)) },
+		HasKey: func(base string) bool { k, _ := a.settings.KeyFor(base); return k != "" }}
 	st := status.Of(ctx, m, a.dockerHost())
 	return Status{Model: Check(st.Model), Docker: Check(st.Docker)}
 }
