@@ -2,14 +2,10 @@ package app
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"strings"
 	"time"
 
 	"github.com/loupeapp/loupe/agent/llm"
-	"github.com/loupeapp/loupe/agent/llm/ollama"
-	"github.com/loupeapp/loupe/agent/llm/provider"
+	"github.com/loupeapp/loupe/app/config"
 )
 
 // EventModelPull carries a PullProgress while a model downloads.
@@ -37,36 +33,13 @@ type PullProgress struct {
 	Total     int64  `json:"total"`
 }
 
-// recommended are the model families known to work well with Loupe's
-// tools: "family" matches any tag, "family:tag" that tag.
-var recommended = []string{"qwen3:8b", "qwen3:14b", "gpt-oss:20b", "gpt-oss-20b", "mistral-nemo", "devstral"}
-
-// isRecommended matches a model name (an Ollama name such as "qwen3:8b",
-// or a hosted one such as "openai/gpt-oss-20b") against recommended.
-func isRecommended(name string) bool {
-	n := strings.ToLower(name)
-	if i := strings.LastIndex(n, "/"); i >= 0 {
-		n = n[i+1:]
-	}
-	family, tag, _ := strings.Cut(n, ":")
-	for _, r := range recommended {
-		rf, rt, hasTag := strings.Cut(r, ":")
-		if family != rf {
-			continue
-		}
-		if !hasTag || strings.HasPrefix(tag, rt) {
-			return true
-		}
-	}
-	return false
-}
-
 // ListModels lists the models the configured server offers, marking those
-// recommended for Loupe and warning about those without tool support.
+// recommended for Loupe and warning about those without tool support
+// (config.Models).
 func (a *App) ListModels() ([]ModelInfo, error) {
 	s, err := a.settings.get()
 	if err != nil {
-		return nil, wrap(err)
+		return nil, err
 	}
 	p, err := a.listingProvider(s)
 	if err != nil {
@@ -74,79 +47,39 @@ func (a *App) ListModels() ([]ModelInfo, error) {
 	}
 	ctx, cancel := context.WithTimeout(a.life, 20*time.Second)
 	defer cancel()
-	models, err := p.Models(ctx)
+	models, err := config.Models(ctx, p)
 	if err != nil {
 		return nil, wrap(err)
 	}
 	out := make([]ModelInfo, 0, len(models))
 	for _, m := range models {
-		mi := ModelInfo{Name: m.Name, Tools: m.Tools, ToolsKnown: m.ToolsKnown, Embedding: m.Embedding,
-			ContextLength: m.ContextLength, Size: m.Size, Recommended: isRecommended(m.Name)}
-		if m.ToolsKnown && !m.Tools && !m.Embedding {
-			mi.Warning = "This model has no native tool calling: Loupe falls back to a text protocol, which small models follow less reliably. A recommended model (Qwen3 8B/14B, gpt-oss-20b, Mistral Nemo, Devstral) works better."
-			mi.Recommended = false
-		}
-		out = append(out, mi)
+		out = append(out, ModelInfo{Name: m.Name, Tools: m.Tools, ToolsKnown: m.ToolsKnown, Embedding: m.Embedding,
+			ContextLength: m.ContextLength, Size: m.Size, Recommended: m.Recommended, Warning: m.Warning})
 	}
 	return out, nil
 }
 
-// pullEvery is the shortest gap between two model:pull events of the same
-// status.
-const pullEvery = 100 * time.Millisecond
-
 // PullModel downloads a model into Ollama, with model:pull progress events
-// (thinned to about ten a second, every change of status sent); it returns
-// when the model is ready. Only for the Ollama provider. A model Ollama's
-// library does not have is CodeNotFound; no server, CodeModelUnreachable.
+// (config.Pull); it returns when the model is ready. Only for the Ollama
+// provider. A model Ollama's library does not have is CodeNotFound; no
+// server, CodeModelUnreachable.
 func (a *App) PullModel(name string) error {
-	name = strings.TrimSpace(name)
-	if name == "" {
-		return newError(CodeInvalid, "Which model? The name is empty.", "Give a model name such as qwen3:8b.")
-	}
 	s, err := a.settings.get()
 	if err != nil {
-		return wrap(err)
+		return err
 	}
-	if s.Provider != provider.Ollama {
-		return newError(CodeInvalid, "Only Ollama can pull models.",
-			"Switch the provider to Ollama, or install the model on your OpenAI-compatible server.")
-	}
-	p, err := ollama.New(ollama.Config{BaseURL: s.OllamaURL})
-	if err != nil {
-		return newError(CodeInvalid, "The Ollama address is not valid: "+err.Error(), "Fix it in Settings.")
-	}
-	var (
-		last PullProgress
-		at   time.Time
-	)
-	err = p.Pull(a.life, name, func(pr ollama.Progress) {
-		ev := PullProgress{Name: name, Status: pr.Status, Completed: pr.Completed, Total: pr.Total}
-		if ev.Status != last.Status || time.Since(at) >= pullEvery || ev.Status == "success" {
-			last, at = ev, time.Now()
-			a.publish(EventModelPull, ev)
-		}
+	err = config.Pull(a.life, config.Settings(s), name, func(p config.PullProgress) {
+		a.publish(EventModelPull, PullProgress(p))
 	})
 	if err != nil {
-		if a.life.Err() != nil {
-			return wrap(a.life.Err())
-		}
-		return pullError(name, err)
+		return configError(err)
 	}
 	a.background(a.refreshStatus)
 	return nil
 }
 
-func pullError(name string, err error) *Error {
-	var e *llm.Error
-	if errors.As(err, &e) && e.Kind == llm.ModelNotFound {
-		return &Error{Code: CodeNotFound, Message: fmt.Sprintf("Ollama's library has no model %q.", name),
-			Hint: "Check the name at ollama.com/library, e.g. qwen3:8b or nomic-embed-text.", Err: err}
-	}
-	if e != nil && e.Kind == llm.Unreachable {
-		return &Error{Code: CodeModelUnreachable, Message: upperFirst(e.Message),
-			Hint: "Start Ollama (open the Ollama app, or run `ollama serve`), or fix its address in Settings.", Err: err}
-	}
-	return &Error{Code: CodeModel, Message: "Pulling " + name + " failed: " + err.Error(),
-		Hint: "Check the network and the disk space, then try again.", Err: err}
+// listingProvider opens the provider the settings name for listing models
+// (config.OpenListing): it fails fast, and works before a model is chosen.
+func (a *App) listingProvider(s Settings) (llm.Provider, error) {
+	return config.OpenListing(a.spec(s))
 }

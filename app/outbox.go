@@ -6,40 +6,46 @@ import (
 
 	"github.com/loupeapp/loupe/agent/llm/provider"
 	"github.com/loupeapp/loupe/app/assemble"
+	"github.com/loupeapp/loupe/app/config"
 	"github.com/loupeapp/loupe/data/privacy"
 	"github.com/loupeapp/loupe/data/store"
 )
 
-// modelConfig is the model server the settings name, with the HTTP client
-// that keeps every request to another machine in the outbox: with the
-// answer its context names (assemble.SendFor), else with no conversation.
-func (a *App) modelConfig(s Settings) provider.Config {
-	cfg := a.settings.providerConfig(s)
-	cfg.HTTPClient = assemble.TeeClient(looseOutbox{a}, a.opts.Getenv)
-	return cfg
+// spec is the model server the settings name, at the privacy level chosen
+// for it, its requests to another machine kept in the workspace's outbox.
+func (a *App) spec(s Settings) config.Spec {
+	sp := a.settings.spec(s)
+	sp.Store, sp.Getenv = a.chatStore, a.opts.Getenv
+	return sp
 }
 
-// looseOutbox keeps the requests made for no conversation (status checks,
-// model listing, table-name embeddings) in the workspace's store, with the
-// level in force when they were made.
-type looseOutbox struct{ a *App }
+// openModel opens the model server the settings name for a question
+// (config.OpenModel): the provider, the level in force (CodePrivacy for a
+// server elsewhere with no level chosen: nothing is sent before) and the
+// settings' limits.
+func (a *App) openModel() (*config.Model, Settings, error) {
+	s, err := a.settings.get()
+	if err != nil {
+		return nil, s, err
+	}
+	m, err := config.OpenModel(a.spec(s))
+	var le *config.LevelError
+	if errors.As(err, &le) {
+		return nil, s, configError(le.Err)
+	}
+	return m, s, wrap(err)
+}
 
-var _ provider.Outbox = looseOutbox{}
+// modelConfig is the model server the settings name, with the HTTP client
+// that keeps every request to another machine in the outbox (config.Tee).
+func (a *App) modelConfig(s Settings) provider.Config { return config.Tee(a.spec(s)) }
 
-func (o looseOutbox) Keep(ctx context.Context, s provider.Sent) error {
-	st, err := o.a.chatStore()
-	if err != nil {
-		return err
-	}
-	set, err := o.a.settings.get()
-	if err != nil {
-		return err
-	}
-	lvl, err := o.a.privacyFor(o.a.settings.providerConfig(set))
-	if err != nil {
-		return err
-	}
-	return assemble.Outbox{Store: st, Level: lvl.Level}.Keep(ctx, s)
+// levelInForce is the privacy level of a question to cfg's server
+// (config.Choices.InForce), CodePrivacy when none is chosen for a server
+// elsewhere.
+func (a *App) levelInForce(cfg provider.Config) (privacy.Level, error) {
+	l, err := a.settings.choices.InForce(cfg)
+	return l, configError(err)
 }
 
 // SentOf returns what the answer of run runID sent to its model server:
@@ -61,22 +67,6 @@ func (a *App) SentOf(runID string) (*assemble.AnswerSent, error) {
 		return nil, wrap(err)
 	}
 	return out, nil
-}
-
-// levelInForce is the privacy level of a question to cfg's server: the
-// one chosen, or the server's default when it is on this machine. A server
-// elsewhere with no level chosen is refused (CodePrivacy) until the user
-// chooses one: nothing is sent before.
-func (a *App) levelInForce(cfg provider.Config) (privacy.Level, error) {
-	lvl, err := a.privacyFor(cfg)
-	if err != nil {
-		return "", wrap(err)
-	}
-	if !lvl.Local && !lvl.Chosen {
-		return "", newError(CodePrivacy, "Choose what "+lvl.Host+" may see of your data before the first question.",
-			"Pick a privacy level (open, masked or schema) when asked, or in Settings.")
-	}
-	return lvl.Level, nil
 }
 
 // reportOutbox is the context of the report stage of runID: its requests

@@ -93,18 +93,18 @@ func privateError(err error) error {
 }
 
 // guardReport puts p behind the privacy gate for the report of a run in
-// chatID, at the level the settings put in force for runs, with the
+// chatID (config.Model.Guard), at the level the settings put in force for
+// runs, with the
 // private columns of the chat's connection or of the workspace. The
 // returned context carries the chat, so the report keeps the run's
 // placeholders.
 func (a *App) guardReport(ctx context.Context, chatID string, p llm.Provider) (context.Context, llm.Provider, func(), error) {
 	ctx = tools.WithChat(ctx, chatID)
-	m, err := a.runModel()
+	m, _, err := a.openModel()
 	if err != nil {
 		return ctx, nil, nil, err
 	}
-	level := m.opts.Privacy
-	if level == "" || level == privacy.Open {
+	if m.Provider = p; !m.Gated() {
 		return ctx, p, func() {}, nil
 	}
 	st, err := a.chatStore()
@@ -124,7 +124,7 @@ func (a *App) guardReport(ctx context.Context, chatID string, p llm.Provider) (c
 		}
 		src, release = rp, rel
 	}
-	g, err := assemble.Guard(p, level, src)
+	g, err := m.Guard(src)
 	if err != nil {
 		release()
 		return ctx, nil, nil, wrap(err)

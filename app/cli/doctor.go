@@ -11,6 +11,8 @@ import (
 
 	"github.com/loupeapp/loupe/agent/llm"
 	"github.com/loupeapp/loupe/agent/llm/provider"
+	"github.com/loupeapp/loupe/app/config"
+	"github.com/loupeapp/loupe/app/status"
 	"github.com/loupeapp/loupe/tools/python/sandbox"
 )
 
@@ -72,11 +74,7 @@ func runDoctor(ctx context.Context, e env, args []string) int {
 func checkModel(ctx context.Context, cfg provider.Config) checkResult {
 	r := checkResult{Name: "model server"}
 	want := cfg.Model
-	if want == "" {
-		cfg.Model = "none" // listing needs no model; Open insists on one
-	}
-	cfg.Retry = llm.RetryPolicy{Retries: -1}
-	p, err := provider.Open(cfg)
+	p, err := config.OpenListing(config.Spec{Config: cfg})
 	if err != nil {
 		r.Message, r.Fix = explain(err)
 		return r
@@ -102,7 +100,7 @@ func checkModel(ctx context.Context, cfg provider.Config) checkResult {
 	case want == "":
 		r.Message = fmt.Sprintf("%s answers with %d models, but no model is chosen", where, len(models))
 		r.Fix = "Set LOUPE_MODEL (or --model) to one of them, or pick one in Settings."
-	case p.Name() == provider.Ollama && !slices.ContainsFunc(models, func(m llm.Model) bool { return sameModelName(m.Name, want) }):
+	case p.Name() == provider.Ollama && !slices.ContainsFunc(models, func(m llm.Model) bool { return status.SameModel(m.Name, want) }):
 		r.Message = fmt.Sprintf("%s is not installed in %s", want, where)
 		r.Fix = fmt.Sprintf("Run `ollama pull %s`, or choose an installed model.", want)
 	default:
@@ -110,17 +108,6 @@ func checkModel(ctx context.Context, cfg provider.Config) checkResult {
 		r.Message = fmt.Sprintf("%s on %s", want, where)
 	}
 	return r
-}
-
-// sameModelName compares Ollama names, where "llama3" means "llama3:latest".
-func sameModelName(a, b string) bool {
-	norm := func(s string) string {
-		if !strings.Contains(s, ":") {
-			s += ":latest"
-		}
-		return strings.ToLower(s)
-	}
-	return norm(a) == norm(b)
 }
 
 // explain splits an error into a message and a fix where it carries one.

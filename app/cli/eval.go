@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/loupeapp/loupe/agent/llm"
-	"github.com/loupeapp/loupe/agent/llm/provider"
 	"github.com/loupeapp/loupe/app/assemble"
 	"github.com/loupeapp/loupe/app/eval"
 	"github.com/loupeapp/loupe/app/sample"
@@ -38,10 +37,6 @@ func runEval(ctx context.Context, e env, args []string) int {
 		fmt.Fprintln(e.stderr, "loupe eval: give --questions FILE or --sample (not both), e.g. loupe eval --model qwen3:8b --sample")
 		return ExitUsage
 	}
-	if err := resolveLevel(e.stderr, *cfg, &o.Privacy); err != nil {
-		fmt.Fprintln(e.stderr, "loupe eval:", err)
-		return ExitUsage
-	}
 	// Every request to a model server on another machine is kept, as for
 	// ask: in the workspace folder's store, for no conversation (loupe
 	// outbox prints them).
@@ -50,11 +45,11 @@ func runEval(ctx context.Context, e env, args []string) int {
 		return fail(e, err)
 	}
 	defer st.Close()
-	cfg.HTTPClient = assemble.TeeClient(assemble.Outbox{Store: st, Level: o.Privacy}, os.Getenv)
-	p, err := provider.Open(*cfg)
-	if err != nil {
-		return fail(e, err)
+	m, code := openModel(e, "eval", st, cfg, o)
+	if m == nil {
+		return code
 	}
+	p := m.Provider
 	var qs []eval.Question
 	dir := *ws
 	if *useSample {

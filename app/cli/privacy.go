@@ -1,17 +1,21 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
 
 	"github.com/loupeapp/loupe/agent/llm/provider"
+	"github.com/loupeapp/loupe/app/assemble"
+	"github.com/loupeapp/loupe/app/config"
 	"github.com/loupeapp/loupe/data/privacy"
+	"github.com/loupeapp/loupe/data/store"
 )
 
 // EnvPrivacy names the environment variable that sets the privacy level
 // of `loupe ask` and `loupe eval` when --privacy is not given.
-const EnvPrivacy = "LOUPE_PRIVACY"
+const EnvPrivacy = config.EnvPrivacy
 
 // levelFlag is the --privacy flag: a level, checked as it is parsed.
 type levelFlag struct{ l *privacy.Level }
@@ -32,27 +36,34 @@ func (f levelFlag) Set(s string) error {
 	return nil
 }
 
-// resolveLevel settles the level in force when --privacy was not given:
-// $LOUPE_PRIVACY, else privacy.Default of the model server. A hosted
-// server at its default level gets one line on w saying so and how to
-// change it.
+// openModel opens the model server cfg names for the questions of command
+// name (config.OpenModel): the privacy level in force is --privacy (o's),
+// else $LOUPE_PRIVACY, else the server's default, said on stderr for a
+// server on another machine, and set in o; every request to another
+// machine is kept in st's outbox (with its answer, or for no conversation).
+// On failure it says why and returns the exit code: ExitUsage for a level
+// that cannot be settled.
+func openModel(e env, name string, st *store.Store, cfg *provider.Config, o *assemble.Options) (*config.Model, int) {
+	m, err := config.OpenModel(config.Spec{Config: *cfg, Store: func() (*store.Store, error) { return st, nil }, Getenv: os.Getenv,
+		Levels: &config.Flagged{Level: o.Privacy, Getenv: os.Getenv, Notice: e.stderr}})
+	var le *config.LevelError
+	if errors.As(err, &le) {
+		fmt.Fprintf(e.stderr, "loupe %s: %v\n", name, le.Err)
+		return nil, ExitUsage
+	}
+	if err != nil {
+		return nil, fail(e, err)
+	}
+	o.Privacy = m.Level
+	return m, ExitOK
+}
+
+// resolveLevel settles the level in force when --privacy was not given,
+// as openModel does (config.Flagged), for the commands that open their
+// model themselves.
 func resolveLevel(w io.Writer, cfg provider.Config, l *privacy.Level) error {
-	if *l != "" {
-		return nil
-	}
-	if v := os.Getenv(EnvPrivacy); v != "" {
-		p, err := privacy.Parse(v)
-		if err != nil {
-			return fmt.Errorf("%s: %w", EnvPrivacy, err)
-		}
-		*l = p
-		return nil
-	}
-	server := provider.ServerURL(cfg)
-	*l = privacy.Default(provider.IsLocal(server))
-	if !provider.IsLocal(server) {
-		fmt.Fprintf(w, "Privacy: %s is not on this machine, so it gets level %s: it sees %s. Choose with --privacy open|masked|schema or %s.\n",
-			server, *l, (*l).Describe(), EnvPrivacy)
-	}
-	return nil
+	f := config.Flagged{Level: *l, Getenv: os.Getenv, Notice: w}
+	lvl, err := f.InForce(cfg)
+	*l = lvl
+	return err
 }

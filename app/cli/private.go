@@ -8,6 +8,7 @@ import (
 
 	"github.com/loupeapp/loupe/agent/llm"
 	"github.com/loupeapp/loupe/app/assemble"
+	"github.com/loupeapp/loupe/app/config"
 	"github.com/loupeapp/loupe/data/privacy"
 	"github.com/loupeapp/loupe/data/remote"
 	"github.com/loupeapp/loupe/data/store"
@@ -142,11 +143,12 @@ func connectionPrivate(ctx context.Context, name string) (privateColumns, error)
 	return assemble.RemotePrivate{R: r, Dir: dir}, nil
 }
 
-// exportGuard puts p behind the privacy gate of level for the report of
-// conversation chatID: its private columns are the workspace's, or those
-// of the connection the conversation is about.
+// exportGuard puts p behind the privacy gate of level (config.Model.Guard)
+// for the report of conversation chatID: its private columns are the
+// workspace's, or those of the connection the conversation is about.
 func exportGuard(ctx context.Context, st *store.Store, wsDir, chatID string, p llm.Provider, level privacy.Level) (llm.Provider, func(), error) {
-	if level == "" || level == privacy.Open {
+	m := &config.Model{Provider: p, Level: level}
+	if !m.Gated() {
 		return p, func() {}, nil
 	}
 	c, err := st.Conversation(ctx, chatID)
@@ -170,7 +172,7 @@ func exportGuard(ctx context.Context, st *store.Store, wsDir, chatID string, p l
 		}
 		src, release = assemble.WorkspacePrivate{WS: w}, func() { _ = w.Close() }
 	}
-	g, err := assemble.Guard(p, level, src)
+	g, err := m.Guard(src)
 	if err != nil {
 		release()
 		return nil, nil, err

@@ -1,17 +1,12 @@
 package cli
 
 import (
-	"strings"
-
 	"github.com/loupeapp/loupe/agent/llm/provider"
+	"github.com/loupeapp/loupe/app/config"
 )
 
-// providerFlag is the --provider flag. The environment's OpenAI settings
-// (OPENAI_API_KEY, bound to its own host, and OPENAI_BASE_URL) are read by
-// provider.FromEnv only when LOUPE_PROVIDER says openai; when the flag is
-// what chooses openai, Set reads them then, filling only what is still
-// empty, so a --base-url given on either side of it wins and the key still
-// goes only to the host it is for.
+// providerFlag is the --provider flag: config.SetProvider, which reads the
+// environment's OpenAI settings when the flag is what chooses openai.
 type providerFlag struct {
 	c      *provider.Config
 	getenv func(string) string
@@ -25,15 +20,6 @@ func (f providerFlag) String() string {
 }
 
 func (f providerFlag) Set(s string) error {
-	f.c.Provider = strings.ToLower(strings.TrimSpace(s))
-	if f.c.Provider != provider.OpenAI {
-		return nil
-	}
-	if f.c.APIKey == "" {
-		f.c.APIKey, f.c.KeyFor = provider.EnvKey(f.getenv)
-	}
-	if f.c.BaseURL == "" {
-		f.c.BaseURL = strings.TrimSpace(f.getenv("OPENAI_BASE_URL"))
-	}
+	config.SetProvider(f.c, s, f.getenv)
 	return nil
 }

@@ -9,9 +9,9 @@ import (
 	"strings"
 
 	"github.com/loupeapp/loupe/agent/llm/provider"
-	"github.com/loupeapp/loupe/app/assemble"
+	"github.com/loupeapp/loupe/app/config"
 	"github.com/loupeapp/loupe/app/retrieve"
-	"github.com/loupeapp/loupe/data/privacy"
+	"github.com/loupeapp/loupe/data/store"
 )
 
 func init() {
@@ -57,8 +57,8 @@ func runSearch(ctx context.Context, e env, args []string) int {
 			return fail(e, err)
 		}
 		defer st.Close()
-		lvl := privacy.Default(provider.IsLocal(provider.ServerURL(*cfg)))
-		cfg.HTTPClient = assemble.TeeClient(assemble.Outbox{Store: st, Level: lvl}, os.Getenv)
+		*cfg = config.Tee(config.Spec{Config: *cfg, Levels: &config.Flagged{Getenv: os.Getenv}, Getenv: os.Getenv,
+			Store: func() (*store.Store, error) { return st, nil }})
 	}
 	if err := ret.UseEmbedding(ctx, *cfg); err != nil {
 		return fail(e, err)
