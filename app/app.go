@@ -72,15 +72,13 @@ type App struct {
 	mu    sync.Mutex
 	wails context.Context // the Wails context between Startup and Shutdown, else nil
 
-	ws        wsHolder
-	results   *results.Store
-	chats     *chatStore
-	runs      *runRegistry
-	reports   *reportStore
-	reportIDs sync.Map // run id → id of its report in the store
-	settings  *settingsStore
-	recent    *recentStore
-	status    statusCache
+	ws       wsHolder
+	results  *results.Store
+	chats    *chatStore
+	runs     *runRegistry
+	settings *settingsStore
+	recent   *recentStore
+	status   statusCache
 }
 
 // New returns an App ready to be bound. It does no I/O: the workspace opens
@@ -109,7 +107,6 @@ func New(o Options) *App {
 		results: results.New(results.Config{}),
 		chats:   newChatStore(),
 		runs:    newRunRegistry(),
-		reports: newReportStore(),
 	}
 	a.ws.dir, a.ws.config = o.WorkspaceDir, a.configDir
 	a.settings = newSettingsStore(a.configDir, o.Getenv, o.Keychain)

@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -12,10 +11,10 @@ import (
 	"time"
 
 	"github.com/loupeapp/loupe/agent"
+	"github.com/loupeapp/loupe/app/session"
 	"github.com/loupeapp/loupe/data/remote"
 	"github.com/loupeapp/loupe/data/store"
 	"github.com/loupeapp/loupe/data/workspace"
-	"github.com/loupeapp/loupe/tools"
 	"github.com/loupeapp/loupe/tools/python"
 )
 
@@ -31,7 +30,8 @@ type ChatSummary struct {
 }
 
 // Turn is one question and the run that answered it: its events as they
-// were streamed (batched, text coalesced) and, once finished, its outcome.
+// were streamed (batched, text coalesced) and, once finished, its outcome
+// (session.Turn as the window receives it).
 type Turn struct {
 	Question string         `json:"question"`
 	RunID    string         `json:"runId"`
@@ -64,7 +64,7 @@ type chatStore struct {
 // liveRun is a run of this process and the chat it answers in.
 type liveRun struct {
 	chatID string
-	rec    *Recorder
+	rec    *session.Recorder
 }
 
 func newChatStore() *chatStore {
@@ -116,8 +116,8 @@ func (a *App) workspaceDir() (string, error) {
 }
 
 // begin registers a run of this process.
-func (s *chatStore) begin(chatID string, claim *store.Run) *Recorder {
-	rec := NewRecorder(claim)
+func (s *chatStore) begin(chatID string, claim *store.Run) *session.Recorder {
+	rec := session.NewRecorder(claim)
 	s.liveMu.Lock()
 	defer s.liveMu.Unlock()
 	s.live[claim.RunID] = &liveRun{chatID: chatID, rec: rec}
@@ -126,7 +126,7 @@ func (s *chatStore) begin(chatID string, claim *store.Run) *Recorder {
 }
 
 // end forgets a finished run.
-func (s *chatStore) end(rec *Recorder) {
+func (s *chatStore) end(rec *session.Recorder) {
 	s.liveMu.Lock()
 	defer s.liveMu.Unlock()
 	if _, ok := s.live[rec.RunID()]; ok {
@@ -137,10 +137,10 @@ func (s *chatStore) end(rec *Recorder) {
 
 // running returns the live runs of a chat, or of every chat when chatID is
 // empty.
-func (s *chatStore) running(chatID string) map[string]*Recorder {
+func (s *chatStore) running(chatID string) map[string]*session.Recorder {
 	s.liveMu.Lock()
 	defer s.liveMu.Unlock()
-	out := map[string]*Recorder{}
+	out := map[string]*session.Recorder{}
 	for id, l := range s.live {
 		if chatID == "" || l.chatID == chatID {
 			out[id] = l.rec
@@ -289,7 +289,7 @@ func (a *App) GetChat(id string) (*Chat, error) {
 			defer wg.Done()
 			for i := w; i < len(answers); i += workers {
 				m := answers[i]
-				out.Turns[i] = turnOf(m, blobs[m.ID], live[m.RunID])
+				out.Turns[i] = Turn(session.TurnOf(m, blobs[m.ID], live[m.RunID]))
 				out.Turns[i].Question = questions[m.ParentID]
 			}
 		}()
@@ -319,110 +319,10 @@ func (s *chatStore) turn(chatID, runID string) (*store.Message, *Turn, error) {
 	if err != nil {
 		return nil, nil, wrap(err)
 	}
-	t := turnOf(*m, b, s.running(chatID)[runID])
+	t := Turn(session.TurnOf(*m, b, s.running(chatID)[runID]))
 	t.Question = q.Content
 	if m.Status == store.Generating {
 		t.Outcome = nil
 	}
 	return m, &t, nil
-}
-
-// turnOf is an answer as a turn: its stored trace and outcome, the trace
-// so far of a run of this process, or, for an answer stored without them
-// (interrupted by a crash), events made from what was stored.
-func turnOf(m store.Message, b store.Blob, live *Recorder) Turn {
-	t := Turn{RunID: m.RunID, Events: []agent.Event{}}
-	if t.RunID == "" {
-		t.RunID = m.ID
-	}
-	if len(b.Outcome) > 0 {
-		var out agent.Outcome
-		if json.Unmarshal(b.Outcome, &out) == nil {
-			t.Outcome = &out
-		}
-	}
-	switch {
-	case live != nil:
-		t.Events = live.Trace()
-		t.Outcome = nil
-	case len(b.Trace) > 0 && json.Unmarshal(b.Trace, &t.Events) == nil:
-	default:
-		t.Events = eventsOf(m)
-	}
-	if t.Outcome == nil && live == nil && m.Status != store.Generating {
-		t.Outcome = outcomeOf(m)
-	}
-	if t.Outcome != nil {
-		restoreEvidence(t.Outcome, t.Events)
-		for i := len(t.Events) - 1; i >= 0; i-- {
-			if t.Events[i].Type == agent.RunFinished {
-				t.Events[i].Finished = t.Outcome
-				break
-			}
-		}
-	}
-	return t
-}
-
-// eventsOf makes the events of an answer stored without its trace: its
-// finished tool calls and charts, its text, and how it ended.
-func eventsOf(m store.Message) []agent.Event {
-	at := m.Created
-	ev := func(e agent.Event) agent.Event {
-		e.RunID, e.At = m.RunID, at
-		return e
-	}
-	out := []agent.Event{ev(agent.Event{Type: agent.RunStarted})}
-	step := 0
-	for _, c := range m.ToolCalls {
-		if c.Step != step {
-			step = c.Step
-			out = append(out, ev(agent.Event{Type: agent.StepStarted, Step: step}))
-		}
-		args := json.RawMessage(c.Arguments)
-		if !json.Valid(args) {
-			args, _ = json.Marshal(c.Arguments)
-		}
-		out = append(out,
-			ev(agent.Event{Type: agent.ToolCalled, Step: step, Call: &agent.CallEvent{ID: c.CallID, Name: c.Name, Arguments: args}}),
-			ev(agent.Event{Type: agent.ToolResult, Step: step, Result: &agent.ResultEvent{CallID: c.CallID, Name: c.Name, Ref: c.Ref,
-				Summary: firstLine(c.Result), Failed: c.Failed, Skipped: c.Skipped, DurationMS: c.DurationMS,
-				Display: tools.Display{Kind: tools.KindText, Text: c.Result}}}))
-		for _, ch := range m.Charts {
-			if ch.CallID == c.CallID {
-				out = append(out, ev(agent.Event{Type: agent.ChartMade, Step: step, Chart: &agent.ChartEvent{CallID: ch.CallID, Ref: ch.Ref, SQL: ch.SQL,
-					Chart: &tools.Chart{Title: ch.Title, Spec: ch.Spec, Mark: ch.Mark, Rows: ch.Rows}}}))
-			}
-		}
-	}
-	if m.Content != "" {
-		step++
-		out = append(out, ev(agent.Event{Type: agent.StepStarted, Step: step}), ev(agent.Event{Type: agent.TextDelta, Step: step, Text: m.Content}))
-	}
-	if m.Status != store.Generating {
-		out = append(out, ev(agent.Event{Type: agent.RunFinished}))
-	}
-	return out
-}
-
-// outcomeOf is the outcome of an answer stored without one.
-func outcomeOf(m store.Message) *agent.Outcome {
-	out := &agent.Outcome{RunID: m.RunID, Reason: m.Error, Meta: agent.Meta{Steps: m.Steps, ToolCalls: len(m.ToolCalls),
-		PromptTokens: m.PromptTokens, CompletionTokens: m.CompletionTokens, DurationMS: m.DurationMS, Model: m.Model, Provider: m.Provider}}
-	switch m.Status {
-	case store.Complete:
-		out.Status, out.Answer, out.Summary = agent.Done, m.Content, m.Content
-	case store.NeedsInput:
-		out.Status = agent.NeedsInput
-	case store.Interrupted:
-		out.Status = agent.Canceled
-	default:
-		out.Status = agent.Failed
-	}
-	return out
-}
-
-func firstLine(s string) string {
-	line, _, _ := strings.Cut(s, "\n")
-	return line
 }
