@@ -223,7 +223,11 @@ func (a *App) ExportReport(runID, format string) (*string, error) {
 	if err != nil || path == "" {
 		return nil, wrap(err)
 	}
-	out, err := session.Export(a.life, st, s, kind, path)
+	files, err := session.Export(a.life, st, s, kind, path)
+	out := files.HTML
+	if kind == session.ExportFolder {
+		out = files.Dir
+	}
 	if out == "" {
 		return nil, wrap(err)
 	}

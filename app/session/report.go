@@ -122,29 +122,31 @@ const (
 
 // Export writes s in format (ExportFolder or ExportHTML) at path and
 // records the export in the store. For ExportFolder path is the folder to
-// create (or an empty one) and the folder is returned; for ExportHTML path
-// is the page's file, written whole or not at all, and is returned.
-func Export(ctx context.Context, st *store.Store, s *StoredReport, format, path string) (string, error) {
-	var out string
+// create (or an empty one of Loupe's) and every file written is returned;
+// for ExportHTML path is the page's file, written whole or not at all, and
+// only Files.HTML is set. When the files were written but the export not
+// recorded, both the files and the error are returned.
+func Export(ctx context.Context, st *store.Store, s *StoredReport, format, path string) (report.Files, error) {
+	var files report.Files
 	switch format {
 	case ExportFolder:
-		files, err := report.Export(ctx, s.Report, path)
+		f, err := report.Export(ctx, s.Report, path)
 		if err != nil {
-			return "", fmt.Errorf("export the report to %s: %w", path, err)
+			return files, fmt.Errorf("export the report to %s: %w", path, err)
 		}
-		out = files.Dir
+		files, path = f, f.Dir
 	case ExportHTML:
 		if err := exportPage(ctx, s.Report, path); err != nil {
-			return "", err
+			return files, err
 		}
-		out = path
+		files.HTML = path
 	default:
-		return "", NewError(CodeInvalid, fmt.Sprintf("Unknown export format %q.", format), `Use "md" (a folder) or "html".`)
+		return files, NewError(CodeInvalid, fmt.Sprintf("Unknown export format %q.", format), `Use "md" (a folder) or "html".`)
 	}
-	if err := st.RecordExport(ctx, s.ID, format, out); err != nil {
-		return out, fmt.Errorf("record the export of %s: %w", s.ID, err)
+	if err := st.RecordExport(ctx, s.ID, format, path); err != nil {
+		return files, fmt.Errorf("record the export of %s: %w", s.ID, err)
 	}
-	return out, nil
+	return files, nil
 }
 
 // exportPage exports into a temporary folder beside path and moves the
