@@ -19,6 +19,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/loupeapp/loupe/app/session"
 	"github.com/loupeapp/loupe/data/results"
 )
 
@@ -74,8 +75,9 @@ type App struct {
 
 	ws       wsHolder
 	results  *results.Store
-	chats    *chatStore
-	runs     *runRegistry
+	runs     runRegistry            // what can be stopped, and the live runs
+	chats    *session.Conversations // the conversation store
+	remotes  *remotePool            // the databases connection chats (and the sidebar) use
 	settings *settingsStore
 	recent   *recentStore
 	status   statusCache
@@ -105,10 +107,11 @@ func New(o Options) *App {
 		life:    life,
 		stop:    stop,
 		results: results.New(results.Config{}),
-		chats:   newChatStore(),
-		runs:    newRunRegistry(),
+		runs:    runRegistry{session.NewRuns()},
+		remotes: newRemotePool(),
 	}
 	a.ws.dir, a.ws.config = o.WorkspaceDir, a.configDir
+	a.chats = session.NewConversations(life, a.workspaceDir, a.runs.Runs, a.log)
 	a.settings = newSettingsStore(a.configDir, o.Getenv, o.Keychain)
 	a.recent = newRecentStore(a.configDir)
 	if a.opts.Dialogs == nil {
@@ -218,3 +221,10 @@ func newID(prefix string) string {
 	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails on supported platforms
 	return prefix + "_" + hex.EncodeToString(b[:])
 }
+
+// runRegistry is session.Runs as the app's files call it.
+type runRegistry struct{ *session.Runs }
+
+func (r runRegistry) add(key string, cancel context.CancelFunc) bool { return r.Add(key, cancel) }
+func (r runRegistry) remove(key string)                              { r.Remove(key) }
+func (r runRegistry) cancel(key string)                              { r.Cancel(key) }

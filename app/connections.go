@@ -103,7 +103,7 @@ func (a *App) profiles() (*remote.Store, error) {
 	if err != nil {
 		return nil, wrap(err)
 	}
-	return a.chats.remotes.store(filepath.Join(dir, connectionsFile)), nil
+	return a.remotes.store(filepath.Join(dir, connectionsFile)), nil
 }
 
 // profile returns the saved connection name, or a not_found Error.
@@ -269,10 +269,10 @@ func (a *App) SaveConnection(in ConnectionInput) (*Connection, error) {
 			return nil, wrap(err)
 		}
 		_ = a.opts.Keychain.Delete(prev)
-		a.chats.remotes.evict(prev)
+		a.remotes.evict(prev)
 	}
-	a.chats.remotes.evict(p.Name)
-	if w, ok := a.chats.remotes.lastTested(p); ok {
+	a.remotes.evict(p.Name)
+	if w, ok := a.remotes.lastTested(p); ok {
 		if err := ps.SetRole(p.Name, w); err != nil {
 			return nil, wrap(err)
 		}
@@ -341,7 +341,7 @@ func (a *App) RemoveConnection(name string) error {
 		}
 		return wrap(err)
 	}
-	a.chats.remotes.evict(name)
+	a.remotes.evict(name)
 	if err := a.opts.Keychain.Delete(name); err != nil {
 		return connKeychainError(err)
 	}
@@ -397,7 +397,7 @@ func (a *App) TestConnectionInput(in ConnectionInput) (*ConnectionCheck, error) 
 		return nil, err
 	}
 	// Saving this very profile next keeps the role warning found here.
-	a.chats.remotes.tested(p, chk.Role)
+	a.remotes.tested(p, chk.Role)
 	return chk, nil
 }
 

@@ -60,7 +60,7 @@ func (a *App) useNotes(ctx context.Context, r *assemble.Remote) error {
 	if err := r.SetNotes(ctx, n); err != nil {
 		return err
 	}
-	pool := a.chats.remotes
+	pool := a.remotes
 	pool.mu.Lock()
 	pool.described[r] = seen
 	pool.mu.Unlock()
@@ -77,7 +77,7 @@ func (a *App) freshNotes(ctx context.Context, r *assemble.Remote) error {
 		return err
 	}
 	now := stampOf(remote.NotesPath(ps.CacheDir(r.Name)))
-	pool := a.chats.remotes
+	pool := a.remotes
 	pool.mu.Lock()
 	seen, ok := pool.described[r]
 	pool.mu.Unlock()

@@ -151,7 +151,7 @@ func (p *remotePool) closeAll() {
 // and the func that lets go of it. Errors are shaped for the frontend
 // (connError; a damaged notes file is CodeFile).
 func (a *App) remote(ctx context.Context, name string) (*assemble.Remote, func(), error) {
-	pool := a.chats.remotes
+	pool := a.remotes
 	pool.watch.Do(func() { context.AfterFunc(a.life, pool.closeAll) })
 	r, release, err := pool.acquire(ctx, name, func(ctx context.Context) (*assemble.Remote, error) {
 		return a.openRemote(ctx, name)
@@ -240,7 +240,7 @@ type ConnectionColumn struct {
 // refresh reads the schema again, for tables added since.
 func (a *App) ConnectionTables(name string, refresh bool) (*ConnectionSchema, error) {
 	if refresh {
-		a.chats.remotes.evict(name)
+		a.remotes.evict(name)
 	}
 	r, release, err := a.remote(a.life, name)
 	if err != nil {

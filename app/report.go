@@ -50,8 +50,7 @@ type Report struct {
 // call without tools), streaming report:delta events, and returns it.
 // Cancel(runID) stops it.
 func (a *App) WriteReport(chatID, runID string) (*Report, error) {
-	a.chats.mu.Lock()
-	msg, t, err := a.chats.turn(chatID, runID)
+	msg, t, err := a.chats.Turn(a.life, chatID, runID)
 	var (
 		out      *agent.Outcome
 		question string
@@ -59,7 +58,6 @@ func (a *App) WriteReport(chatID, runID string) (*Report, error) {
 	if err == nil {
 		out, question = t.Outcome, t.Question
 	}
-	a.chats.mu.Unlock()
 	if err != nil {
 		return nil, err
 	}
@@ -90,10 +88,10 @@ func (a *App) WriteReport(chatID, runID string) (*Report, error) {
 		return nil, err
 	}
 	defer release()
-	if !a.runs.add(reportKey(runID), cancel) {
+	if !a.runs.Add(session.ReportKey(runID), cancel) {
 		return nil, newError(CodeBusy, "This report is already being written.", "Wait for it, or press Stop.")
 	}
-	defer a.runs.remove(reportKey(runID))
+	defer a.runs.Remove(session.ReportKey(runID))
 
 	text := newTextThrottle(batchInterval, func(s string) {
 		a.publish(EventReportDelta, ReportDelta{RunID: runID, Text: s})
@@ -175,7 +173,7 @@ func (a *App) GetReport(chatID, runID string) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, _, err := a.chats.turn(chatID, runID); err != nil {
+	if _, _, err := a.chats.Turn(a.life, chatID, runID); err != nil {
 		return nil, err
 	}
 	s, err := session.ReportOfRun(a.life, st, runID)

@@ -2,12 +2,13 @@ package app_test
 
 import (
 	"context"
-	"github.com/loupeapp/loupe/data/store"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/loupeapp/loupe/data/store"
 
 	"github.com/loupeapp/loupe/agent"
 	"github.com/loupeapp/loupe/agent/llm/fake"

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/loupeapp/loupe/agent"
@@ -31,43 +30,6 @@ type RunEvents struct {
 type AskResult struct {
 	RunID string `json:"runId"`
 }
-
-// runRegistry holds the cancel functions of what is running, by key: a
-// run's id, or reportKey(runID) for its report.
-type runRegistry struct {
-	mu      sync.Mutex
-	cancels map[string]context.CancelFunc
-}
-
-func newRunRegistry() *runRegistry { return &runRegistry{cancels: map[string]context.CancelFunc{}} }
-
-// add registers key, or reports false when it is already running.
-func (r *runRegistry) add(key string, cancel context.CancelFunc) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if _, busy := r.cancels[key]; busy {
-		return false
-	}
-	r.cancels[key] = cancel
-	return true
-}
-
-func (r *runRegistry) remove(key string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	delete(r.cancels, key)
-}
-
-func (r *runRegistry) cancel(key string) {
-	r.mu.Lock()
-	cancel := r.cancels[key]
-	r.mu.Unlock()
-	if cancel != nil {
-		cancel()
-	}
-}
-
-func reportKey(runID string) string { return "report:" + runID }
 
 // Ask starts a run answering question in the chat and returns its id at
 // once; the run streams run:events batches (at most 20 a second, text
@@ -138,8 +100,7 @@ func (a *App) launch(st *store.Store, pair *store.Pair, m runModel) (*AskResult,
 		return nil, storeError(err, chatID)
 	}
 	ctx, cancel := context.WithCancel(a.life)
-	a.runs.add(runID, cancel)
-	rec := a.chats.begin(chatID, claim)
+	rec := a.runs.Begin(chatID, claim, cancel)
 	// The model's requests are kept with this answer (the outbox).
 	ctx, err = assemble.SendFor(ctx, st, chatID, pair.Assistant.ID, m.opts.Privacy, m.server)
 	if err != nil {
@@ -226,8 +187,7 @@ func (a *App) record(rec *session.Recorder, evs []agent.Event) {
 	}
 	for _, e := range evs {
 		if e.Type == agent.RunFinished {
-			a.runs.remove(rec.RunID())
-			a.chats.end(rec)
+			a.runs.End(rec)
 			if out := e.Finished; out != nil {
 				a.log.Info("run finished", "run", out.RunID, "status", out.Status, "steps", out.Meta.Steps,
 					"tool_calls", out.Meta.ToolCalls, "duration_ms", int(out.Meta.DurationMS))
@@ -245,7 +205,7 @@ func (a *App) finishRun(rec *session.Recorder, out *agent.Outcome) {
 // the run still ends with run_finished, status "canceled". Canceling a run
 // that has finished, or an unknown id, does nothing.
 func (a *App) Cancel(runID string) error {
-	a.runs.cancel(runID)
-	a.runs.cancel(reportKey(runID))
+	a.runs.Cancel(runID)
+	a.runs.Cancel(session.ReportKey(runID))
 	return nil
 }
