@@ -269,9 +269,9 @@ func (a *App) SaveConnection(in ConnectionInput) (*Connection, error) {
 			return nil, wrap(err)
 		}
 		_ = a.opts.Keychain.Delete(prev)
-		a.remotes.evict(prev)
+		a.remotes.Evict(prev)
 	}
-	a.remotes.evict(p.Name)
+	a.remotes.Evict(p.Name)
 	if w, ok := a.remotes.lastTested(p); ok {
 		if err := ps.SetRole(p.Name, w); err != nil {
 			return nil, wrap(err)
@@ -341,7 +341,7 @@ func (a *App) RemoveConnection(name string) error {
 		}
 		return wrap(err)
 	}
-	a.remotes.evict(name)
+	a.remotes.Evict(name)
 	if err := a.opts.Keychain.Delete(name); err != nil {
 		return connKeychainError(err)
 	}

@@ -129,7 +129,7 @@ func (a *App) refreshImport(ctx context.Context, ws *workspace.Workspace, d cata
 	}
 	// Connect afresh: an open SQLite file is read as immutable, so only a
 	// new open sees the rows written to it since.
-	a.remotes.evict(name)
+	a.remotes.Evict(name)
 	job := importJob{conn: name, sql: d.Part, table: d.Name, rowLimit: int(d.MaxRows), replace: true}
 	_, err := a.runImport(job, func(fn func(context.Context, *workspace.Workspace) error) error { return fn(ctx, ws) })
 	return err

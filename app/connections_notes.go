@@ -60,10 +60,7 @@ func (a *App) useNotes(ctx context.Context, r *assemble.Remote) error {
 	if err := r.SetNotes(ctx, n); err != nil {
 		return err
 	}
-	pool := a.remotes
-	pool.mu.Lock()
-	pool.described[r] = seen
-	pool.mu.Unlock()
+	a.remotes.Mark(r, seen)
 	return nil
 }
 
@@ -77,11 +74,7 @@ func (a *App) freshNotes(ctx context.Context, r *assemble.Remote) error {
 		return err
 	}
 	now := stampOf(remote.NotesPath(ps.CacheDir(r.Name)))
-	pool := a.remotes
-	pool.mu.Lock()
-	seen, ok := pool.described[r]
-	pool.mu.Unlock()
-	if ok && seen == now {
+	if seen, ok := a.remotes.Marked(r); ok && seen == now {
 		return nil
 	}
 	connNotesMu.Lock()

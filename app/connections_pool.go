@@ -6,21 +6,20 @@ import (
 	"sync"
 
 	"github.com/loupeapp/loupe/app/assemble"
+	"github.com/loupeapp/loupe/app/session"
 	"github.com/loupeapp/loupe/data/remote"
 	"github.com/loupeapp/loupe/data/store"
 )
 
-// remotePool holds the databases the app is connected to: each opened
-// (and its schema discovered) on first use, then shared by the runs of its
-// conversations, the sidebar and imports. A connection that is edited or
-// removed is evicted: closed once its last user lets go. Shutdown closes
-// them all. It is safe for concurrent use.
+// remotePool is the session's pool of open connections (session.Pool)
+// with what the window keeps beside it: the profile store and the role
+// warning of the last test. It is safe for concurrent use.
 type remotePool struct {
+	*session.Pool
 	watch sync.Once // ties the pool to the app's lifetime
 
 	mu       sync.Mutex
 	profiles *remote.Store
-	conns    map[string]*pooled
 	// lastRole is the role warning of the profile the connection dialog
 	// last tested, kept for SaveConnection of that same profile.
 	lastRole struct {
@@ -28,24 +27,9 @@ type remotePool struct {
 		warning *remote.RoleWarning
 		set     bool
 	}
-	closed bool
-	// described is, for each open connection, its notes file as it was
-	// when its tables were last described with the notes (useNotes).
-	described map[*assemble.Remote]fileStamp
 }
 
-// pooled is one open connection and how many hold it.
-type pooled struct {
-	ready chan struct{} // closed once the open ended
-	rem   *assemble.Remote
-	err   error
-	refs  int
-	gone  bool // evicted: closed when refs drops to 0
-}
-
-func newRemotePool() *remotePool {
-	return &remotePool{conns: map[string]*pooled{}, described: map[*assemble.Remote]fileStamp{}}
-}
+func newRemotePool() *remotePool { return &remotePool{Pool: session.NewPool()} }
 
 // store returns the profile store kept in the file at path, one per
 // process so that its writes are serialized.
@@ -58,102 +42,14 @@ func (p *remotePool) store(path string) *remote.Store {
 	return p.profiles
 }
 
-// acquire returns the open connection name, opening it with open when no
-// one has; several callers share one open. The caller calls release once
-// done with it. A failed open is not kept: the next acquire tries again.
-func (p *remotePool) acquire(ctx context.Context, name string, open func(context.Context) (*assemble.Remote, error)) (rem *assemble.Remote, release func(), err error) {
-	p.mu.Lock()
-	if p.closed {
-		p.mu.Unlock()
-		return nil, nil, newError(CodeCanceled, "Loupe is shutting down.", "")
-	}
-	c := p.conns[name]
-	opener := c == nil
-	if opener {
-		c = &pooled{ready: make(chan struct{})}
-		p.conns[name] = c
-	}
-	c.refs++
-	p.mu.Unlock()
-	if opener {
-		r, err := open(ctx)
-		p.mu.Lock()
-		c.rem, c.err = r, err
-		if err != nil && p.conns[name] == c {
-			delete(p.conns, name)
-		}
-		close(c.ready)
-		p.mu.Unlock()
-	} else {
-		select {
-		case <-c.ready:
-		case <-ctx.Done():
-			p.release(c)
-			return nil, nil, ctx.Err()
-		}
-	}
-	if c.err != nil {
-		p.release(c)
-		return nil, nil, c.err
-	}
-	var once sync.Once
-	return c.rem, func() { once.Do(func() { p.release(c) }) }, nil
-}
-
-func (p *remotePool) release(c *pooled) {
-	p.mu.Lock()
-	c.refs--
-	last := c.gone && c.refs == 0 && c.rem != nil
-	if last {
-		delete(p.described, c.rem)
-	}
-	p.mu.Unlock()
-	if last {
-		_ = c.rem.Close() // the source and its schema index
-	}
-}
-
-// evict forgets the open connection name; it closes once unused.
-func (p *remotePool) evict(name string) {
-	p.mu.Lock()
-	c := p.conns[name]
-	delete(p.conns, name)
-	last := false
-	if c != nil {
-		c.gone = true
-		last = c.refs == 0 && c.rem != nil
-		if last {
-			delete(p.described, c.rem)
-		}
-	}
-	p.mu.Unlock()
-	if last {
-		_ = c.rem.Close() // the source and its schema index
-	}
-}
-
-// closeAll evicts every connection and refuses new ones.
-func (p *remotePool) closeAll() {
-	p.mu.Lock()
-	p.closed = true
-	names := make([]string, 0, len(p.conns))
-	for n := range p.conns {
-		names = append(names, n)
-	}
-	p.mu.Unlock()
-	for _, n := range names {
-		p.evict(n)
-	}
-}
-
 // remote returns the open connection name (connecting and discovering its
 // schema when needed), described with the notes its notes file holds now,
 // and the func that lets go of it. Errors are shaped for the frontend
 // (connError; a damaged notes file is CodeFile).
 func (a *App) remote(ctx context.Context, name string) (*assemble.Remote, func(), error) {
 	pool := a.remotes
-	pool.watch.Do(func() { context.AfterFunc(a.life, pool.closeAll) })
-	r, release, err := pool.acquire(ctx, name, func(ctx context.Context) (*assemble.Remote, error) {
+	pool.watch.Do(func() { context.AfterFunc(a.life, pool.Close) })
+	r, release, err := pool.Acquire(ctx, name, func(ctx context.Context) (*assemble.Remote, error) {
 		return a.openRemote(ctx, name)
 	})
 	if err != nil {
@@ -240,7 +136,7 @@ type ConnectionColumn struct {
 // refresh reads the schema again, for tables added since.
 func (a *App) ConnectionTables(name string, refresh bool) (*ConnectionSchema, error) {
 	if refresh {
-		a.remotes.evict(name)
+		a.remotes.Evict(name)
 	}
 	r, release, err := a.remote(a.life, name)
 	if err != nil {
