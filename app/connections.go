@@ -11,6 +11,7 @@ import (
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 
+	"github.com/loupeapp/loupe/app/session"
 	"github.com/loupeapp/loupe/data/catalog"
 	"github.com/loupeapp/loupe/data/remote"
 	_ "github.com/loupeapp/loupe/data/remote/mysql"  // registers the MySQL/MariaDB connector
@@ -304,7 +305,7 @@ func (a *App) moveChats(from, to string) error {
 // to, its new name, so that refreshing them still runs their query there.
 func (a *App) moveImports(from, to string) error {
 	err := a.withWorkspace(func(ctx context.Context, ws *workspace.Workspace) error {
-		return inTransaction(ctx, ws, func(c *duckdb.Conn) error {
+		return session.InTransaction(ctx, ws, func(c *duckdb.Conn) error {
 			ds, err := catalog.Names(ctx, c)
 			if err != nil {
 				return err

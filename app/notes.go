@@ -7,6 +7,7 @@ import (
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 
+	"github.com/loupeapp/loupe/app/session"
 	"github.com/loupeapp/loupe/data/catalog"
 	"github.com/loupeapp/loupe/data/workspace"
 )
@@ -30,7 +31,7 @@ func (a *App) SetDatasetNote(name, note string, columns map[string]string) error
 // setNotes writes the notes in one transaction, turning the catalog's
 // errors into the app's.
 func setNotes(ctx context.Context, ws *workspace.Workspace, name string, n catalog.Notes) error {
-	err := inTransaction(ctx, ws, func(c *duckdb.Conn) error {
+	err := session.InTransaction(ctx, ws, func(c *duckdb.Conn) error {
 		_, err := catalog.SetNotes(ctx, c, name, n)
 		return err
 	})

@@ -1,20 +1,13 @@
 package app
 
 import (
-	"bytes"
 	"context"
-	"encoding/base64"
 	"errors"
 	"fmt"
-	"regexp"
-
-	"github.com/yuin/goldmark"
-	"github.com/yuin/goldmark/extension"
 
 	"github.com/loupeapp/loupe/agent"
 	"github.com/loupeapp/loupe/agent/llm/provider"
 	"github.com/loupeapp/loupe/agent/report"
-	"github.com/loupeapp/loupe/agent/report/vega"
 	"github.com/loupeapp/loupe/app/session"
 	"github.com/loupeapp/loupe/data/store"
 )
@@ -126,42 +119,17 @@ func (a *App) WriteReport(chatID, runID string) (*Report, error) {
 	return view, nil
 }
 
-// md renders the report view: CommonMark with GitHub's extensions; raw HTML
-// in the model's text is dropped (goldmark's default).
-var md = goldmark.New(goldmark.WithExtensions(extension.GFM))
-
-// chartSrc matches the image links Markdown() writes for charts.
-var chartSrc = regexp.MustCompile(`src="charts/([A-Za-z][A-Za-z0-9_-]{0,31})\.svg"`)
-
-// reportView renders rep for the report view.
+// reportView renders rep for the report view (session.Render).
 func reportView(ctx context.Context, rep *report.Report) (*Report, error) {
-	view := &Report{Title: rep.Title, Markdown: rep.Markdown(), Charts: []ReportChart{}}
-	svgs := map[string]string{}
-	for _, ch := range rep.Exploration.Charts {
-		svg, err := vega.Shared().SVG(ctx, ch.Spec)
-		if err != nil && ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		c := ReportChart{Ref: ch.Ref}
-		if err == nil {
-			c.SVG = string(svg)
-			svgs[ch.Ref] = c.SVG
-		}
-		view.Charts = append(view.Charts, c)
+	v, err := session.Render(ctx, rep)
+	if err != nil {
+		return nil, err
 	}
-	var body bytes.Buffer
-	if err := md.Convert([]byte(view.Markdown), &body); err != nil {
-		return nil, fmt.Errorf("render the report: %w", err)
+	out := &Report{Title: v.Title, Markdown: v.Markdown, HTML: v.HTML, Charts: make([]ReportChart, len(v.Charts))}
+	for i, c := range v.Charts {
+		out.Charts[i] = ReportChart(c)
 	}
-	view.HTML = chartSrc.ReplaceAllStringFunc(body.String(), func(m string) string {
-		ref := chartSrc.FindStringSubmatch(m)[1]
-		svg, ok := svgs[ref]
-		if !ok {
-			return m
-		}
-		return `src="data:image/svg+xml;base64,` + base64.StdEncoding.EncodeToString([]byte(svg)) + `"`
-	})
-	return view, nil
+	return out, nil
 }
 
 // GetReport returns the report last written from the run's answer, as
