@@ -9,10 +9,7 @@ import (
 	"strings"
 	"time"
 
-	duckdb "github.com/duckdb/duckdb-go/v2"
-
 	"github.com/loupeapp/loupe/app/session"
-	"github.com/loupeapp/loupe/data/catalog"
 	"github.com/loupeapp/loupe/data/remote"
 	_ "github.com/loupeapp/loupe/data/remote/mysql"  // registers the MySQL/MariaDB connector
 	_ "github.com/loupeapp/loupe/data/remote/pg"     // registers the PostgreSQL connector
@@ -305,27 +302,9 @@ func (a *App) moveChats(from, to string) error {
 // to, its new name, so that refreshing them still runs their query there.
 func (a *App) moveImports(from, to string) error {
 	err := a.withWorkspace(func(ctx context.Context, ws *workspace.Workspace) error {
-		return session.InTransaction(ctx, ws, func(c *duckdb.Conn) error {
-			ds, err := catalog.Names(ctx, c)
-			if err != nil {
-				return err
-			}
-			for _, d := range ds {
-				if remote.LabelName(d.Source) != from {
-					continue
-				}
-				d.Source = remote.Label(to)
-				if err := catalog.Put(ctx, c, d); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
+		return session.MoveImports(ctx, ws, from, to)
 	})
-	if err != nil {
-		return wrap(fmt.Errorf("keep the datasets imported from %s after its rename: %w", from, err))
-	}
-	return nil
+	return wrap(err)
 }
 
 // RemoveConnection forgets a connection, its password and the notes on

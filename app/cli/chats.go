@@ -300,7 +300,7 @@ func startAnswer(ctx context.Context, st *store.Store, chatID, question, label s
 	var pair *store.Pair
 	var err error
 	if retry {
-		pair, err = retryLast(ctx, st, chatID)
+		pair, err = session.RetryLast(ctx, st, chatID)
 	} else {
 		pair, err = st.Ask(ctx, chatID, question)
 	}
@@ -312,24 +312,6 @@ func startAnswer(ctx context.Context, st *store.Store, chatID, question, label s
 		return nil, nil, created, err
 	}
 	return pair, run, created, nil
-}
-
-// retryLast retries the conversation's last answer when it was
-// interrupted or failed.
-func retryLast(ctx context.Context, st *store.Store, chatID string) (*store.Pair, error) {
-	th, err := st.Thread(ctx, chatID)
-	if err != nil {
-		return nil, err
-	}
-	for i := len(th.Messages) - 1; i >= 0; i-- {
-		if m := th.Messages[i]; m.Role == store.Assistant {
-			if m.Status != store.Interrupted && m.Status != store.Failed {
-				break
-			}
-			return st.Retry(ctx, m.ID)
-		}
-	}
-	return nil, fmt.Errorf("loupe: the last answer of %s was neither interrupted nor failed: nothing to retry", chatID)
 }
 
 // announce says which conversation the run answers in: a JSON line with
