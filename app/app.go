@@ -78,6 +78,7 @@ type App struct {
 	runs     runRegistry            // what can be stopped, and the live runs
 	chats    *session.Conversations // the conversation store
 	remotes  *remotePool            // the databases connection chats (and the sidebar) use
+	conns    *session.Connections   // opens them
 	settings *settingsStore
 	recent   *recentStore
 	status   statusCache
@@ -112,6 +113,8 @@ func New(o Options) *App {
 	}
 	a.ws.dir, a.ws.config = o.WorkspaceDir, a.configDir
 	a.chats = session.NewConversations(life, a.workspaceDir, a.runs.Runs, a.log)
+	a.conns = &session.Connections{Pool: a.remotes.Pool, Profiles: a.profiles, Saved: a.saved, Log: a.log}
+	context.AfterFunc(life, a.remotes.Close)
 	a.settings = newSettingsStore(a.configDir, o.Getenv, o.Keychain)
 	a.recent = newRecentStore(a.configDir)
 	if a.opts.Dialogs == nil {

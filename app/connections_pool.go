@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"fmt"
 	"sync"
 
 	"github.com/loupeapp/loupe/app/assemble"
@@ -16,7 +15,6 @@ import (
 // warning of the last test. It is safe for concurrent use.
 type remotePool struct {
 	*session.Pool
-	watch sync.Once // ties the pool to the app's lifetime
 
 	mu       sync.Mutex
 	profiles *remote.Store
@@ -42,63 +40,15 @@ func (p *remotePool) store(path string) *remote.Store {
 	return p.profiles
 }
 
-// remote returns the open connection name (connecting and discovering its
-// schema when needed), described with the notes its notes file holds now,
-// and the func that lets go of it. Errors are shaped for the frontend
-// (connError; a damaged notes file is CodeFile).
+// remote returns the open connection name (session.Connections.Open)
+// and the func that lets go of it, its errors shaped for the frontend
+// (connError).
 func (a *App) remote(ctx context.Context, name string) (*assemble.Remote, func(), error) {
-	pool := a.remotes
-	pool.watch.Do(func() { context.AfterFunc(a.life, pool.Close) })
-	r, release, err := pool.Acquire(ctx, name, func(ctx context.Context) (*assemble.Remote, error) {
-		return a.openRemote(ctx, name)
-	})
+	r, release, err := a.conns.Open(ctx, name)
 	if err != nil {
 		return nil, nil, connError(err)
 	}
-	if err := a.freshNotes(ctx, r); err != nil {
-		release()
-		return nil, nil, err
-	}
 	return r, release, nil
-}
-
-// openRemote connects to the saved connection name and discovers its
-// schema, described with the user's notes on it. Its schema index is
-// built in memory when first searched rather than kept in the
-// connection's cache folder (assemble.OpenRemote): the
-// window holds a connection for long, and the index on disk is locked
-// while open, which would keep `loupe ask --connection` out meanwhile.
-func (a *App) openRemote(ctx context.Context, name string) (*assemble.Remote, error) {
-	p, pw, err := a.saved(name)
-	if err != nil {
-		return nil, err
-	}
-	src, err := remote.Open(ctx, p, pw)
-	if err != nil {
-		return nil, err
-	}
-	sch, err := src.Discover(ctx)
-	if err != nil {
-		_ = src.Close()
-		return nil, fmt.Errorf("read the schema of %s: %w", p.Name, err)
-	}
-	a.log.Info("connected", "connection", p.Name, "kind", p.Kind, "tables", len(sch.Tables), "elapsed", sch.Elapsed)
-	if ps, err := a.profiles(); err != nil {
-		_ = src.Close()
-		return nil, err
-	} else if err := ps.SetRole(p.Name, remote.AuditRole(ctx, src, p)); err != nil {
-		_ = src.Close()
-		return nil, err
-	}
-	r := assemble.NewRemote(p.Name, src, sch)
-	if ps, err := a.profiles(); err == nil {
-		r.Dir = ps.CacheDir(p.Name) // its private-column marks are kept there
-	}
-	if err := a.useNotes(ctx, r); err != nil {
-		_ = r.Close()
-		return nil, err
-	}
-	return r, nil
 }
 
 // ConnectionSchema is what a connection holds, for the sidebar.
@@ -143,7 +93,7 @@ func (a *App) ConnectionTables(name string, refresh bool) (*ConnectionSchema, er
 		return nil, err
 	}
 	defer release()
-	notes, err := a.connectionNotes(name)
+	notes, err := a.conns.Notes(name)
 	if err != nil {
 		return nil, err
 	}
