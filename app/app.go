@@ -1,8 +1,9 @@
 // Package app is the Wails-bound façade of Loupe: the exported methods of App
 // are what the frontend can call (through the bindings generated in
-// frontend/wailsjs, or over HTTP in web mode, see app/web). It stays thin:
-// DTOs, lifecycle, the run registry, event batching and error shaping; the
-// work happens in the packages below it.
+// frontend/wailsjs, or over HTTP in web mode, see app/web). It translates:
+// DTOs, error codes (session.Error) and event batching; asking, recording,
+// replaying, reports, the runs in flight and the connections are the
+// session layer's (app/session), which the CLI uses too.
 //
 // Every exported method except the two lifecycle hooks is bound, so
 // anything tests or the web server need beyond the frontend's API goes
