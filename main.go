@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"net"
 	"os"
 	"os/signal"
 	"syscall"
@@ -21,6 +22,7 @@ import (
 
 	"github.com/loupeapp/loupe/app"
 	"github.com/loupeapp/loupe/app/cli"
+	"github.com/loupeapp/loupe/app/web"
 )
 
 // assets is the built frontend (npm run build writes frontend/dist). Only a
@@ -39,6 +41,7 @@ func main() {
 	if dist, err := fs.Sub(assets, "frontend/dist"); err == nil {
 		cli.FrontendAssets = dist
 	}
+	cli.Web = webServer()
 	if len(os.Args) > 1 {
 		// SIGINT/SIGTERM cancel ctx, so a command stops its work and exits.
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -138,5 +141,17 @@ func exitIfStuck(a *app.App, grace time.Duration) (stop func()) {
 	return func() {
 		signal.Stop(sig)
 		close(done)
+	}
+}
+
+// webServer is web mode (app/web) as `loupe serve` calls it: the CLI does
+// not import the window's package, so main hands it in.
+func webServer() cli.WebServer {
+	return cli.WebServer{
+		ParseOrigin: web.ParseOrigin,
+		Serve: func(ctx context.Context, c cli.ServeConfig, ready func(net.Addr, string)) error {
+			return web.Serve(ctx, web.ServeOptions{Addr: c.Addr, WorkspaceDir: c.WorkspaceDir, ConfigDir: c.ConfigDir,
+				SaveDir: c.SaveDir, Assets: c.Assets, AllowOrigins: c.AllowOrigins, Ready: ready})
+		},
 	}
 }

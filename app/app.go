@@ -1,8 +1,9 @@
 // Package app is the Wails-bound façade of Loupe: the exported methods of App
 // are what the frontend can call (through the bindings generated in
-// frontend/wailsjs, or over HTTP in web mode, see app/web). It stays thin:
-// DTOs, lifecycle, the run registry, event batching and error shaping; the
-// work happens in the packages below it.
+// frontend/wailsjs, or over HTTP in web mode, see app/web). It translates:
+// DTOs, error codes (session.Error) and event batching; asking, recording,
+// replaying, reports, the runs in flight and the connections are the
+// session layer's (app/session), which the CLI uses too.
 //
 // Every exported method except the two lifecycle hooks is bound, so
 // anything tests or the web server need beyond the frontend's API goes
@@ -17,6 +18,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/loupeapp/loupe/app/session"
 	"github.com/loupeapp/loupe/data/results"
 )
 
@@ -70,15 +72,15 @@ type App struct {
 	mu    sync.Mutex
 	wails context.Context // the Wails context between Startup and Shutdown, else nil
 
-	ws        wsHolder
-	results   *results.Store
-	chats     *chatStore
-	runs      *runRegistry
-	reports   *reportStore
-	reportIDs sync.Map // run id → id of its report in the store
-	settings  *settingsStore
-	recent    *recentStore
-	status    statusCache
+	ws       wsHolder
+	results  *results.Store
+	runs     runRegistry            // what can be stopped, and the live runs
+	chats    *session.Conversations // the conversation store
+	remotes  *remotePool            // the databases connection chats (and the sidebar) use
+	conns    *session.Connections   // opens them
+	settings *settingsStore
+	recent   *recentStore
+	status   statusCache
 }
 
 // New returns an App ready to be bound. It does no I/O: the workspace opens
@@ -105,11 +107,13 @@ func New(o Options) *App {
 		life:    life,
 		stop:    stop,
 		results: results.New(results.Config{}),
-		chats:   newChatStore(),
-		runs:    newRunRegistry(),
-		reports: newReportStore(),
+		runs:    runRegistry{session.NewRuns()},
+		remotes: newRemotePool(),
 	}
 	a.ws.dir, a.ws.config = o.WorkspaceDir, a.configDir
+	a.chats = session.NewConversations(life, a.workspaceDir, a.runs.Runs, a.log)
+	a.conns = &session.Connections{Pool: a.remotes.Pool, Profiles: a.profiles, Saved: a.saved, Log: a.log}
+	context.AfterFunc(life, a.remotes.Close)
 	a.settings = newSettingsStore(a.configDir, o.Getenv, o.Keychain)
 	a.recent = newRecentStore(a.configDir)
 	if a.opts.Dialogs == nil {
@@ -212,3 +216,10 @@ func (a *App) Version() (string, error) {
 	}
 	return "dev", nil
 }
+
+// runRegistry is session.Runs as the app's files call it.
+type runRegistry struct{ *session.Runs }
+
+func (r runRegistry) add(key string, cancel context.CancelFunc) bool { return r.Add(key, cancel) }
+func (r runRegistry) remove(key string)                              { r.Remove(key) }
+func (r runRegistry) cancel(key string)                              { r.Cancel(key) }

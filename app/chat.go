@@ -1,21 +1,15 @@
 package app
 
 import (
-	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/loupeapp/loupe/agent"
+	"github.com/loupeapp/loupe/app/session"
 	"github.com/loupeapp/loupe/data/remote"
 	"github.com/loupeapp/loupe/data/store"
 	"github.com/loupeapp/loupe/data/workspace"
-	"github.com/loupeapp/loupe/tools"
 	"github.com/loupeapp/loupe/tools/python"
 )
 
@@ -31,7 +25,8 @@ type ChatSummary struct {
 }
 
 // Turn is one question and the run that answered it: its events as they
-// were streamed (batched, text coalesced) and, once finished, its outcome.
+// were streamed (batched, text coalesced) and, once finished, its outcome
+// (session.Turn as the window receives it).
 type Turn struct {
 	Question string         `json:"question"`
 	RunID    string         `json:"runId"`
@@ -45,67 +40,9 @@ type Chat struct {
 	Turns []Turn `json:"turns"`
 }
 
-// chatStore is the app's handle on the conversation store (data/store, a
-// file in the workspace folder), opened on first use, and the runs going
-// on in this process. It is safe for concurrent use.
-type chatStore struct {
-	mu sync.Mutex // held by WriteReport around turn
-
-	open sync.Mutex
-	st   *store.Store
-
-	liveMu sync.Mutex
-	live   map[string]*liveRun // by run id
-	runs   sync.WaitGroup      // live runs, which the store outlives
-
-	remotes *remotePool // the databases connection chats (and the sidebar) use
-}
-
-// liveRun is a run of this process and the chat it answers in.
-type liveRun struct {
-	chatID string
-	rec    *Recorder
-}
-
-func newChatStore() *chatStore {
-	return &chatStore{live: map[string]*liveRun{}, remotes: newRemotePool()}
-}
-
-// chatStore opens the store on first use; answers left generating by a
-// process that died are marked interrupted then. The store closes when the
-// app shuts down, once its runs have recorded how they ended.
-func (a *App) chatStore() (*store.Store, error) {
-	s := a.chats
-	s.open.Lock()
-	defer s.open.Unlock()
-	if a.life.Err() != nil {
-		return nil, newError(CodeCanceled, "Loupe is shutting down.", "")
-	}
-	if s.st != nil {
-		return s.st, nil
-	}
-	dir, err := a.workspaceDir()
-	if err != nil {
-		return nil, wrap(err)
-	}
-	st, err := store.Open(a.life, filepath.Join(dir, store.FileName))
-	if err != nil {
-		return nil, &Error{Code: CodeFile, Message: fmt.Sprintf("Cannot open the conversations in %s: %v", dir, err),
-			Hint: "Check that the folder is writable.", Err: err}
-	}
-	s.st = st
-	context.AfterFunc(a.life, func() {
-		done := make(chan struct{})
-		go func() { s.runs.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(3 * time.Second):
-			a.log.Warn("closing the conversation store with runs still going")
-		}
-		_ = st.Close()
-	})
-	return st, nil
-}
+// chatStore returns the conversation store, opened on first use
+// (session.Conversations).
+func (a *App) chatStore() (*store.Store, error) { return a.chats.Store() }
 
 // workspaceDir is the workspace folder, which holds the store.
 func (a *App) workspaceDir() (string, error) {
@@ -115,56 +52,8 @@ func (a *App) workspaceDir() (string, error) {
 	return workspace.DefaultDir()
 }
 
-// begin registers a run of this process.
-func (s *chatStore) begin(chatID string, claim *store.Run) *Recorder {
-	rec := NewRecorder(claim)
-	s.liveMu.Lock()
-	defer s.liveMu.Unlock()
-	s.live[claim.RunID] = &liveRun{chatID: chatID, rec: rec}
-	s.runs.Add(1)
-	return rec
-}
-
-// end forgets a finished run.
-func (s *chatStore) end(rec *Recorder) {
-	s.liveMu.Lock()
-	defer s.liveMu.Unlock()
-	if _, ok := s.live[rec.RunID()]; ok {
-		delete(s.live, rec.RunID())
-		s.runs.Done()
-	}
-}
-
-// running returns the live runs of a chat, or of every chat when chatID is
-// empty.
-func (s *chatStore) running(chatID string) map[string]*Recorder {
-	s.liveMu.Lock()
-	defer s.liveMu.Unlock()
-	out := map[string]*Recorder{}
-	for id, l := range s.live {
-		if chatID == "" || l.chatID == chatID {
-			out[id] = l.rec
-		}
-	}
-	return out
-}
-
-func chatNotFound(id string) *Error {
-	return &Error{Code: CodeNotFound, Message: fmt.Sprintf("No conversation has the id %q.", id),
-		Hint: "It may have been deleted; pick one in the sidebar or start a new one."}
-}
-
 // storeError shapes the store's errors for the frontend.
-func storeError(err error, chatID string) error {
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-		return chatNotFound(chatID)
-	case errors.Is(err, store.ErrBusy), errors.Is(err, store.ErrClaimed):
-		return &Error{Code: CodeBusy, Message: "This conversation is still answering the previous question.",
-			Hint: "Wait for the answer, or press Stop (Esc) first.", Err: err}
-	}
-	return wrap(err)
-}
+func storeError(err error, chatID string) error { return session.StoreError(err, chatID) }
 
 func summaryOf(c store.Conversation) ChatSummary {
 	return ChatSummary{ID: c.ID, Name: c.Name, Created: c.Created, Updated: c.Updated, Connection: remote.LabelName(c.Workspace)}
@@ -227,8 +116,8 @@ func (a *App) DeleteChat(id string) error {
 	if err := st.Delete(a.life, id); err != nil {
 		return storeError(err, id)
 	}
-	for runID := range a.chats.running(id) {
-		a.runs.cancel(runID)
+	for runID := range a.runs.Running(id) {
+		a.runs.Cancel(runID)
 	}
 	// The files its Python runs wrote go with it.
 	dir, err := a.workspaceDir()
@@ -247,182 +136,13 @@ func (a *App) DeleteChat(id string) error {
 // An answer interrupted by a crash is shown from what was stored of it
 // (its partial text and finished tool calls) as a run that was stopped.
 func (a *App) GetChat(id string) (*Chat, error) {
-	st, err := a.chatStore()
-	if err != nil {
-		return nil, err
-	}
-	th, err := st.Messages(a.life, id)
+	c, turns, err := a.chats.Turns(a.life, id)
 	if err != nil {
 		return nil, storeError(err, id)
 	}
-	blobs, err := st.Blobs(a.life, id)
-	if err != nil {
-		return nil, wrap(err)
+	out := &Chat{ChatSummary: summaryOf(c), Turns: make([]Turn, len(turns))}
+	for i, t := range turns {
+		out.Turns[i] = Turn(t)
 	}
-	for i, m := range th.Messages {
-		if _, ok := blobs[m.ID]; !ok && m.Role == store.Assistant { // its events are made from its calls
-			whole, err := st.Message(a.life, m.ID)
-			if err != nil {
-				return nil, storeError(err, id)
-			}
-			th.Messages[i] = *whole
-		}
-	}
-	live := a.chats.running(id)
-	questions := map[string]string{}
-	var answers []store.Message
-	for _, m := range th.Messages {
-		if m.Role == store.User {
-			questions[m.ID] = m.Content
-		} else {
-			answers = append(answers, m)
-		}
-	}
-	out := &Chat{ChatSummary: summaryOf(th.Conversation), Turns: make([]Turn, len(answers))}
-	// Decoding the stored traces is most of the work: spread it over the
-	// cores.
-	var wg sync.WaitGroup
-	workers := min(runtime.GOMAXPROCS(0), max(len(answers)/50, 1))
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < len(answers); i += workers {
-				m := answers[i]
-				out.Turns[i] = turnOf(m, blobs[m.ID], live[m.RunID])
-				out.Turns[i].Question = questions[m.ParentID]
-			}
-		}()
-	}
-	wg.Wait()
 	return out, nil
-}
-
-// turn finds the turn of runID in chatID.
-func (s *chatStore) turn(chatID, runID string) (*store.Message, *Turn, error) {
-	s.open.Lock()
-	st := s.st
-	s.open.Unlock()
-	if st == nil {
-		return nil, nil, chatNotFound(chatID)
-	}
-	ctx := context.Background()
-	m, err := st.MessageByRun(ctx, runID)
-	if err != nil || m.ConversationID != chatID {
-		return nil, nil, &Error{Code: CodeNotFound, Message: fmt.Sprintf("The conversation has no run %q.", runID)}
-	}
-	q, err := st.Message(ctx, m.ParentID)
-	if err != nil {
-		return nil, nil, wrap(err)
-	}
-	b, err := st.BlobOf(ctx, m.ID)
-	if err != nil {
-		return nil, nil, wrap(err)
-	}
-	t := turnOf(*m, b, s.running(chatID)[runID])
-	t.Question = q.Content
-	if m.Status == store.Generating {
-		t.Outcome = nil
-	}
-	return m, &t, nil
-}
-
-// turnOf is an answer as a turn: its stored trace and outcome, the trace
-// so far of a run of this process, or, for an answer stored without them
-// (interrupted by a crash), events made from what was stored.
-func turnOf(m store.Message, b store.Blob, live *Recorder) Turn {
-	t := Turn{RunID: m.RunID, Events: []agent.Event{}}
-	if t.RunID == "" {
-		t.RunID = m.ID
-	}
-	if len(b.Outcome) > 0 {
-		var out agent.Outcome
-		if json.Unmarshal(b.Outcome, &out) == nil {
-			t.Outcome = &out
-		}
-	}
-	switch {
-	case live != nil:
-		t.Events = live.Trace()
-		t.Outcome = nil
-	case len(b.Trace) > 0 && json.Unmarshal(b.Trace, &t.Events) == nil:
-	default:
-		t.Events = eventsOf(m)
-	}
-	if t.Outcome == nil && live == nil && m.Status != store.Generating {
-		t.Outcome = outcomeOf(m)
-	}
-	if t.Outcome != nil {
-		restoreEvidence(t.Outcome, t.Events)
-		for i := len(t.Events) - 1; i >= 0; i-- {
-			if t.Events[i].Type == agent.RunFinished {
-				t.Events[i].Finished = t.Outcome
-				break
-			}
-		}
-	}
-	return t
-}
-
-// eventsOf makes the events of an answer stored without its trace: its
-// finished tool calls and charts, its text, and how it ended.
-func eventsOf(m store.Message) []agent.Event {
-	at := m.Created
-	ev := func(e agent.Event) agent.Event {
-		e.RunID, e.At = m.RunID, at
-		return e
-	}
-	out := []agent.Event{ev(agent.Event{Type: agent.RunStarted})}
-	step := 0
-	for _, c := range m.ToolCalls {
-		if c.Step != step {
-			step = c.Step
-			out = append(out, ev(agent.Event{Type: agent.StepStarted, Step: step}))
-		}
-		args := json.RawMessage(c.Arguments)
-		if !json.Valid(args) {
-			args, _ = json.Marshal(c.Arguments)
-		}
-		out = append(out,
-			ev(agent.Event{Type: agent.ToolCalled, Step: step, Call: &agent.CallEvent{ID: c.CallID, Name: c.Name, Arguments: args}}),
-			ev(agent.Event{Type: agent.ToolResult, Step: step, Result: &agent.ResultEvent{CallID: c.CallID, Name: c.Name, Ref: c.Ref,
-				Summary: firstLine(c.Result), Failed: c.Failed, Skipped: c.Skipped, DurationMS: c.DurationMS,
-				Display: tools.Display{Kind: tools.KindText, Text: c.Result}}}))
-		for _, ch := range m.Charts {
-			if ch.CallID == c.CallID {
-				out = append(out, ev(agent.Event{Type: agent.ChartMade, Step: step, Chart: &agent.ChartEvent{CallID: ch.CallID, Ref: ch.Ref, SQL: ch.SQL,
-					Chart: &tools.Chart{Title: ch.Title, Spec: ch.Spec, Mark: ch.Mark, Rows: ch.Rows}}}))
-			}
-		}
-	}
-	if m.Content != "" {
-		step++
-		out = append(out, ev(agent.Event{Type: agent.StepStarted, Step: step}), ev(agent.Event{Type: agent.TextDelta, Step: step, Text: m.Content}))
-	}
-	if m.Status != store.Generating {
-		out = append(out, ev(agent.Event{Type: agent.RunFinished}))
-	}
-	return out
-}
-
-// outcomeOf is the outcome of an answer stored without one.
-func outcomeOf(m store.Message) *agent.Outcome {
-	out := &agent.Outcome{RunID: m.RunID, Reason: m.Error, Meta: agent.Meta{Steps: m.Steps, ToolCalls: len(m.ToolCalls),
-		PromptTokens: m.PromptTokens, CompletionTokens: m.CompletionTokens, DurationMS: m.DurationMS, Model: m.Model, Provider: m.Provider}}
-	switch m.Status {
-	case store.Complete:
-		out.Status, out.Answer, out.Summary = agent.Done, m.Content, m.Content
-	case store.NeedsInput:
-		out.Status = agent.NeedsInput
-	case store.Interrupted:
-		out.Status = agent.Canceled
-	default:
-		out.Status = agent.Failed
-	}
-	return out
-}
-
-func firstLine(s string) string {
-	line, _, _ := strings.Cut(s, "\n")
-	return line
 }

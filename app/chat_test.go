@@ -15,6 +15,7 @@ import (
 	"github.com/loupeapp/loupe/agent/llm"
 	"github.com/loupeapp/loupe/agent/llm/fake"
 	"github.com/loupeapp/loupe/app"
+	"github.com/loupeapp/loupe/app/session"
 	"github.com/loupeapp/loupe/data/store"
 	"github.com/loupeapp/loupe/tools"
 	"github.com/loupeapp/loupe/tools/python"
@@ -259,7 +260,7 @@ func BenchmarkGetChat1000(b *testing.B) {
 		fin.RunID = r.RunID
 		evs := append([]agent.Event(nil), trace...)
 		evs[len(evs)-1].Finished = &fin
-		if err := app.NewRecorder(r).Record(evs...); err != nil { // stored as a run stores it
+		if err := session.NewRecorder(r).Record(evs...); err != nil { // stored as a run stores it
 			b.Fatal(err)
 		}
 	}

@@ -9,9 +9,7 @@ import (
 	"strings"
 	"time"
 
-	duckdb "github.com/duckdb/duckdb-go/v2"
-
-	"github.com/loupeapp/loupe/data/catalog"
+	"github.com/loupeapp/loupe/app/session"
 	"github.com/loupeapp/loupe/data/remote"
 	_ "github.com/loupeapp/loupe/data/remote/mysql"  // registers the MySQL/MariaDB connector
 	_ "github.com/loupeapp/loupe/data/remote/pg"     // registers the PostgreSQL connector
@@ -103,7 +101,7 @@ func (a *App) profiles() (*remote.Store, error) {
 	if err != nil {
 		return nil, wrap(err)
 	}
-	return a.chats.remotes.store(filepath.Join(dir, connectionsFile)), nil
+	return a.remotes.store(filepath.Join(dir, connectionsFile)), nil
 }
 
 // profile returns the saved connection name, or a not_found Error.
@@ -269,10 +267,10 @@ func (a *App) SaveConnection(in ConnectionInput) (*Connection, error) {
 			return nil, wrap(err)
 		}
 		_ = a.opts.Keychain.Delete(prev)
-		a.chats.remotes.evict(prev)
+		a.remotes.Evict(prev)
 	}
-	a.chats.remotes.evict(p.Name)
-	if w, ok := a.chats.remotes.lastTested(p); ok {
+	a.remotes.Evict(p.Name)
+	if w, ok := a.remotes.lastTested(p); ok {
 		if err := ps.SetRole(p.Name, w); err != nil {
 			return nil, wrap(err)
 		}
@@ -304,27 +302,9 @@ func (a *App) moveChats(from, to string) error {
 // to, its new name, so that refreshing them still runs their query there.
 func (a *App) moveImports(from, to string) error {
 	err := a.withWorkspace(func(ctx context.Context, ws *workspace.Workspace) error {
-		return inTransaction(ctx, ws, func(c *duckdb.Conn) error {
-			ds, err := catalog.Names(ctx, c)
-			if err != nil {
-				return err
-			}
-			for _, d := range ds {
-				if remote.LabelName(d.Source) != from {
-					continue
-				}
-				d.Source = remote.Label(to)
-				if err := catalog.Put(ctx, c, d); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
+		return session.MoveImports(ctx, ws, from, to)
 	})
-	if err != nil {
-		return wrap(fmt.Errorf("keep the datasets imported from %s after its rename: %w", from, err))
-	}
-	return nil
+	return wrap(err)
 }
 
 // RemoveConnection forgets a connection, its password and the notes on
@@ -341,7 +321,7 @@ func (a *App) RemoveConnection(name string) error {
 		}
 		return wrap(err)
 	}
-	a.chats.remotes.evict(name)
+	a.remotes.Evict(name)
 	if err := a.opts.Keychain.Delete(name); err != nil {
 		return connKeychainError(err)
 	}
@@ -397,7 +377,7 @@ func (a *App) TestConnectionInput(in ConnectionInput) (*ConnectionCheck, error) 
 		return nil, err
 	}
 	// Saving this very profile next keeps the role warning found here.
-	a.chats.remotes.tested(p, chk.Role)
+	a.remotes.tested(p, chk.Role)
 	return chk, nil
 }
 

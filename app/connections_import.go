@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/loupeapp/loupe/app/session"
 	"github.com/loupeapp/loupe/data/catalog"
 	"github.com/loupeapp/loupe/data/remote"
 	"github.com/loupeapp/loupe/data/workspace"
@@ -39,7 +40,7 @@ func importKey(table string) string { return "import:" + table }
 func (a *App) ImportQuery(name, sql, table string, rowLimit int, replace bool) (*Dataset, error) {
 	table, sql = strings.TrimSpace(table), strings.TrimSpace(sql)
 	switch {
-	case !validName.MatchString(table) || strings.HasPrefix(strings.ToLower(table), "_loupe"):
+	case !session.ValidDatasetName.MatchString(table) || strings.HasPrefix(strings.ToLower(table), "_loupe"):
 		return nil, newError(CodeInvalid, fmt.Sprintf("%q cannot be a table name.", table),
 			"Use letters, digits and underscores, starting with a letter (at most 63 characters).")
 	case sql == "":
@@ -129,7 +130,7 @@ func (a *App) refreshImport(ctx context.Context, ws *workspace.Workspace, d cata
 	}
 	// Connect afresh: an open SQLite file is read as immutable, so only a
 	// new open sees the rows written to it since.
-	a.chats.remotes.evict(name)
+	a.remotes.Evict(name)
 	job := importJob{conn: name, sql: d.Part, table: d.Name, rowLimit: int(d.MaxRows), replace: true}
 	_, err := a.runImport(job, func(fn func(context.Context, *workspace.Workspace) error) error { return fn(ctx, ws) })
 	return err

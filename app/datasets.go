@@ -5,10 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"time"
 
+	"github.com/loupeapp/loupe/app/session"
 	"github.com/loupeapp/loupe/data/catalog"
+	"github.com/loupeapp/loupe/data/duck"
 	"github.com/loupeapp/loupe/data/workspace"
 	"github.com/loupeapp/loupe/tools"
 	"github.com/loupeapp/loupe/tools/profile"
@@ -112,19 +113,15 @@ func dataset(ctx context.Context, ws *workspace.Workspace, name string) (catalog
 	return d, err
 }
 
-// validName is what a dataset may be renamed to: a plain SQL identifier,
-// so that it can be typed in queries without quotes.
-var validName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,62}$`)
-
 // RenameDataset renames a dataset (its table or view and its record).
 // newName must be a plain identifier not taken by another dataset.
 func (a *App) RenameDataset(name, newName string) error {
-	if !validName.MatchString(newName) {
+	if !session.ValidDatasetName.MatchString(newName) {
 		return newError(CodeInvalid, fmt.Sprintf("%q cannot be a dataset name.", newName),
 			"Use letters, digits and underscores, starting with a letter (at most 63 characters).")
 	}
 	return wrap(a.withWorkspace(func(ctx context.Context, ws *workspace.Workspace) error {
-		if err := renameDataset(ctx, ws, name, newName); err != nil {
+		if err := session.RenameDataset(ctx, ws, name, newName); err != nil {
 			return err
 		}
 		a.datasetsChanged(ctx, ws)
@@ -136,7 +133,7 @@ func (a *App) RenameDataset(name, newName string) error {
 // not touched.
 func (a *App) RemoveDataset(name string) error {
 	return wrap(a.withWorkspace(func(ctx context.Context, ws *workspace.Workspace) error {
-		if err := removeDataset(ctx, ws, name); err != nil {
+		if err := session.RemoveDataset(ctx, ws, name); err != nil {
 			return err
 		}
 		a.datasetsChanged(ctx, ws)
@@ -172,7 +169,7 @@ func (a *App) PreviewDataset(name string) (*QueryResult, error) {
 			return err
 		}
 		var err error
-		out, err = a.runQuery(ctx, ws, "SELECT * FROM "+quoteIdent(name), previewLimits)
+		out, err = a.runQuery(ctx, ws, "SELECT * FROM "+duck.QuoteIdent(name), previewLimits)
 		return err
 	})
 	return out, wrap(err)

@@ -2,11 +2,10 @@ package app
 
 import (
 	"bufio"
-	"errors"
-	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/loupeapp/loupe/app/session"
 )
 
 // bufWriter is what writeFileAtomic hands its writer function.
@@ -64,10 +63,4 @@ func writeBytesAtomic(path string, perm os.FileMode, b []byte) error {
 }
 
 // fileError is a file the app could not write, with what to do.
-func fileError(path, problem string, err error) *Error {
-	hint := "Check that the folder exists, that you may write to it, and that the disk is not full."
-	if errors.Is(err, fs.ErrPermission) {
-		hint = "You may not write there: choose a folder you own."
-	}
-	return &Error{Code: CodeFile, Message: fmt.Sprintf("%s: %s", path, problem), Hint: hint, Err: err}
-}
+func fileError(path, problem string, err error) *Error { return session.FileError(path, problem, err) }

@@ -2,12 +2,13 @@ package app_test
 
 import (
 	"context"
-	"github.com/loupeapp/loupe/data/store"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/loupeapp/loupe/data/store"
 
 	"github.com/loupeapp/loupe/agent"
 	"github.com/loupeapp/loupe/agent/llm/fake"
@@ -107,5 +108,84 @@ func TestWriteAndExportReport(t *testing.T) {
 	}
 	if _, err := e.app.WriteReport(chat, "run_nope"); codeOf(t, err) != app.CodeNotFound {
 		t.Errorf("unknown run: %v", err)
+	}
+}
+
+// A report written before a restart is shown and exported after it: the
+// conversation store, not the process, keeps it.
+func TestReportSurvivesARestart(t *testing.T) {
+	spec := map[string]any{"mark": "bar", "encoding": map[string]any{
+		"x": map[string]any{"field": "region", "type": "nominal"},
+		"y": map[string]any{"field": "orders", "type": "quantitative"},
+	}}
+	srv := fake.Start(t, fake.Options{Turns: []fake.Turn{
+		fake.Calls(call("run_sql", map[string]any{"sql": regionSQL, "purpose": "orders by region"})),
+		fake.Calls(call("create_chart", map[string]any{"title": "Orders by region", "sql": regionSQL, "spec": spec})),
+		fake.Text("West has the most orders.\n\nFindings:\n- West leads [q1, c1]"),
+		fake.Text("# Where the orders come from\n\n## Summary\n\nWest leads.\n\n{{chart:c1}}\n\n{{table:q1}}\n\n## Caveats\n\nForty orders only."),
+	}})
+	ws := t.TempDir()
+	first := openApp(t, ws, srv)
+	first.load(t)
+	chat := first.chat(t)
+	res, err := first.app.Ask(chat, "Where do orders come from?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out := first.rec.waitFinished(t, res.RunID, 20*time.Second); out.Status != agent.Done {
+		t.Fatalf("run: %s %s", out.Status, out.Reason)
+	}
+	if rep, err := first.app.GetReport(chat, res.RunID); err != nil || rep != nil {
+		t.Fatalf("report before one was written: %+v %v", rep, err)
+	}
+	written, err := first.app.WriteReport(chat, res.RunID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first.app.Shutdown(context.Background())
+
+	second := openApp(t, ws, srv)
+	if _, err := second.app.GetChat(chat); err != nil {
+		t.Fatal(err)
+	}
+	shown, err := second.app.GetReport(chat, res.RunID)
+	if err != nil || shown == nil {
+		t.Fatalf("report after a restart: %+v %v", shown, err)
+	}
+	if shown.Title != written.Title || shown.Markdown != written.Markdown || shown.HTML != written.HTML ||
+		len(shown.Charts) != 1 || shown.Charts[0].SVG != written.Charts[0].SVG {
+		t.Errorf("the reopened report differs from the one written:\n%+v\nwant\n%+v", shown, written)
+	}
+	dir, err := second.app.ExportReport(res.RunID, "folder")
+	if err != nil || dir == nil {
+		t.Fatalf("export folder after a restart: %v %v", dir, err)
+	}
+	for _, f := range []string{"report.md", "report.html", "charts/c1.svg"} {
+		if _, err := os.Stat(filepath.Join(*dir, f)); err != nil {
+			t.Errorf("folder export lacks %s: %v", f, err)
+		}
+	}
+	md, err := os.ReadFile(filepath.Join(*dir, "report.md"))
+	if err != nil || !strings.Contains(string(md), "Forty orders only.") {
+		t.Errorf("report.md: %v\n%s", err, md)
+	}
+	page, err := second.app.ExportReport(res.RunID, "html")
+	if err != nil || page == nil {
+		t.Fatalf("export html after a restart: %v %v", page, err)
+	}
+	if b, err := os.ReadFile(*page); err != nil || !strings.Contains(string(b), "Where the orders come from") {
+		t.Errorf("html export %s: %v", *page, err)
+	}
+	st, err := store.OpenDir(context.Background(), ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	reps, err := st.Reports(context.Background(), chat)
+	if err != nil || len(reps) != 1 || len(reps[0].Exports) != 2 {
+		t.Errorf("stored reports %+v, %v: want one, with the folder and html exports", reps, err)
+	}
+	if _, err := second.app.GetReport(chat, "run_nope"); codeOf(t, err) != app.CodeNotFound {
+		t.Errorf("report of an unknown run: %v", err)
 	}
 }

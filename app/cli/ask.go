@@ -12,9 +12,8 @@ import (
 	"github.com/loupeapp/loupe/agent"
 	"github.com/loupeapp/loupe/agent/llm"
 	"github.com/loupeapp/loupe/agent/llm/provider"
-	"github.com/loupeapp/loupe/agent/report"
-	"github.com/loupeapp/loupe/app"
 	"github.com/loupeapp/loupe/app/assemble"
+	"github.com/loupeapp/loupe/app/session"
 	"github.com/loupeapp/loupe/data/remote"
 	"github.com/loupeapp/loupe/data/results"
 	"github.com/loupeapp/loupe/data/secret"
@@ -66,10 +65,8 @@ func runAsk(ctx context.Context, e env, args []string) int {
 	}
 	res := results.New(results.Config{})
 	var (
-		a         *agent.Agent
-		schemaFor func(question string) (agent.Schema, []string, error) // the prompt's data section and notes on it
-		ret       *assemble.Retrieval                                   // the workspace's schema index and query memory
-		private   assemble.Private                                      // the private columns, for the report's privacy gate
+		target  session.Target
+		private assemble.Private // the private columns, for the report's privacy gate
 	)
 	if *conn != "" {
 		r, err := openConnection(ctx, *conn)
@@ -77,37 +74,21 @@ func runAsk(ctx context.Context, e env, args []string) int {
 			return fail(e, err)
 		}
 		defer r.Close()
-		if a, err = assemble.RemoteAgent(r, res, p, cfg.Model, *o); err != nil {
-			return fail(e, err)
-		}
-		private = assemble.RemotePrivate{R: r, Dir: r.Dir}
-		schemaFor = func(q string) (agent.Schema, []string, error) {
-			sch, meta, err := r.Retrieve(ctx, q, assemble.Budget{})
-			return sch, meta.Notes(), err
-		}
+		target, private = &session.Connection{Remote: r}, assemble.RemotePrivate{R: r, Dir: r.Dir}
 	} else {
 		w, err := openWorkspace(ctx, *ws)
 		if err != nil {
 			return fail(e, err)
 		}
 		defer w.Close()
-		if ret, err = assemble.OpenRetrieval(w); err != nil {
+		ret, err := assemble.OpenRetrieval(w)
+		if err != nil {
 			return fail(e, err)
 		}
 		defer ret.Close()
 		py, closePy := pythonTool(ctx, w)
 		defer closePy()
-		if a, err = assemble.Agent(w, res, p, cfg.Model, *o, append(py, ret.Tools()...)...); err != nil {
-			return fail(e, err)
-		}
-		private = assemble.WorkspacePrivate{WS: w}
-		if err := ret.UseEmbedding(ctx, *cfg); err != nil {
-			return fail(e, err)
-		}
-		schemaFor = func(q string) (agent.Schema, []string, error) {
-			sch, meta, err := ret.Schema(ctx, q)
-			return sch, meta.Notes(), err
-		}
+		target, private = &session.Workspace{WS: w, Retrieval: ret, Extra: py, Embedding: cfg}, assemble.WorkspacePrivate{WS: w}
 	}
 	label := remote.Label(*conn) // what the conversation is about
 	if *conn == "" {
@@ -120,49 +101,41 @@ func runAsk(ctx context.Context, e env, args []string) int {
 	if err != nil {
 		return fail(e, err)
 	}
-	// With --retry the question is read back from the conversation: only
-	// now can the tables it needs be retrieved.
-	question = pair.User.Content
-	rec := app.NewRecorder(claim)
+	rec := session.NewRecorder(claim)
 	rec.MergeDeltas = true
+	failed := func(err error) int {
+		_ = rec.Record(agent.Event{Type: agent.RunFinished, RunID: runID, Finished: &agent.Outcome{RunID: runID, Status: agent.Failed, Reason: err.Error()}})
+		return fail(e, err)
+	}
 	ctx, err = assemble.SendFor(ctx, st, pair.User.ConversationID, pair.Assistant.ID, o.Privacy, provider.ServerURL(*cfg))
 	if err != nil {
-		_ = rec.Record(agent.Event{Type: agent.RunFinished, RunID: runID, Finished: &agent.Outcome{RunID: runID, Status: agent.Failed, Reason: err.Error()}})
-		return fail(e, err)
-	}
-	sch, notes, err := schemaFor(question)
-	if err != nil {
-		_ = rec.Record(agent.Event{Type: agent.RunFinished, RunID: runID, Finished: &agent.Outcome{RunID: runID, Status: agent.Failed, Reason: err.Error()}})
-		return fail(e, err)
-	}
-	rec.UseTables(tableList(sch))
-	in := agent.Input{RunID: runID, ChatID: pair.User.ConversationID, Question: question, Schema: sch, Notes: notes}
-	announce(e, in.ChatID, pair.Assistant.ID, created, *asJSON)
-	if in.History, err = app.History(ctx, st, pair, p, cfg.Model, o.Privacy); err != nil {
-		_ = rec.Record(agent.Event{Type: agent.RunFinished, RunID: runID, Finished: &agent.Outcome{RunID: runID, Status: agent.Failed, Reason: err.Error()}})
-		return fail(e, err)
+		return failed(err)
 	}
 	trace := &traceSink{w: e.stdout}
 	var sink agent.Sink = trace
 	if *asJSON {
 		sink = newJSONSink(e.stdout)
 	}
-	out := a.Run(tools.WithChat(ctx, in.ChatID), in, &persistSink{rec: rec, next: sink, stderr: e.stderr})
-	if ret != nil && out.Status == agent.Done {
-		if err := ret.Remember(context.WithoutCancel(ctx), in.ChatID, question, out); err != nil {
+	chat := pair.User.ConversationID
+	out, err := session.Ask(ctx, session.AskRequest{Store: st, Pair: pair, Recorder: rec, Target: target, Results: res,
+		Provider: p, Model: cfg.Model, Options: *o, Sink: &persistSink{rec: rec, next: sink, stderr: e.stderr},
+		Ready: func(agent.Input) { announce(e, chat, pair.Assistant.ID, created, *asJSON) },
+		Forgot: func(err error) {
 			fmt.Fprintf(e.stderr, "loupe ask: the answer stands, but its queries were not kept for follow-ups: %v\n", err)
-		}
+		}})
+	if err != nil {
+		return failed(err)
 	}
 	if !*asJSON {
 		printOutcome(e.stdout, out, trace.streamed(out))
-		fmt.Fprintf(e.stdout, "Conversation %s — continue it with: loupe ask --chat %s QUESTION\n", in.ChatID, in.ChatID)
+		fmt.Fprintf(e.stdout, "Conversation %s — continue it with: loupe ask --chat %s QUESTION\n", chat, chat)
 	}
 	if *reportDir != "" && out.Status == agent.Done {
 		rp, err := assemble.Guard(p, o.Privacy, private)
 		if err != nil {
 			return fail(e, err)
 		}
-		if err := writeReport(tools.WithChat(context.WithoutCancel(ctx), in.ChatID), e, st, claim.MessageID, rp, cfg.Model, question, out, *reportDir, *asJSON); err != nil {
+		if err := writeReport(tools.WithChat(context.WithoutCancel(ctx), chat), e, st, claim.MessageID, rp, cfg.Model, pair.User.Content, out, *reportDir, *asJSON); err != nil {
 			return fail(e, err)
 		}
 	}
@@ -193,25 +166,19 @@ func agentFlags(fs *flag.FlagSet, what string) (*provider.Config, *assemble.Opti
 	return &cfg, &o
 }
 
-// writeReport runs the report stage on a finished run and exports it into
-// dir, printing where the files are (or a JSON line with --json).
+// writeReport runs the report stage on a finished run, stores the report
+// with its answer and exports it into dir, printing where the files are
+// (or a JSON line with --json).
 func writeReport(ctx context.Context, e env, st *store.Store, messageID string, p llm.Provider, model, question string, out *agent.Outcome, dir string, asJSON bool) error {
 	if !asJSON {
 		fmt.Fprintln(e.stdout, "\nWriting the report…")
 	}
-	rep, err := report.Write(ctx, p, model, assemble.Exploration(question, out), nil)
-	if err != nil {
-		return fmt.Errorf("write the report: %w", err)
-	}
-	id, err := saveReport(ctx, st, messageID, rep)
+	rep, err := session.WriteReport(ctx, session.ReportRequest{Store: st, MessageID: messageID, Question: question, Outcome: out, Provider: p, Model: model})
 	if err != nil {
 		return err
 	}
-	files, err := report.Export(ctx, rep, dir)
+	files, err := session.Export(ctx, st, rep, session.ExportFolder, dir)
 	if err != nil {
-		return fmt.Errorf("export the report to %s: %w", dir, err)
-	}
-	if err := st.RecordExport(ctx, id, "md", files.Markdown); err != nil {
 		return err
 	}
 	if asJSON {

@@ -14,9 +14,8 @@ import (
 	"github.com/loupeapp/loupe/agent"
 	"github.com/loupeapp/loupe/agent/llm"
 	"github.com/loupeapp/loupe/agent/llm/provider"
-	"github.com/loupeapp/loupe/agent/report"
-	"github.com/loupeapp/loupe/app"
 	"github.com/loupeapp/loupe/app/assemble"
+	"github.com/loupeapp/loupe/app/session"
 	"github.com/loupeapp/loupe/data/privacy"
 	"github.com/loupeapp/loupe/data/store"
 	"github.com/loupeapp/loupe/data/workspace"
@@ -188,7 +187,7 @@ func runExport(ctx context.Context, e env, args []string) int {
 		return fail(e, err)
 	}
 	defer st.Close()
-	rep, id, err := storedReport(ctx, st, *chatID)
+	rep, err := session.LatestReport(ctx, st, *chatID)
 	if err != nil {
 		return fail(e, chatError(err, *chatID))
 	}
@@ -208,43 +207,24 @@ func runExport(ctx context.Context, e env, args []string) int {
 			return fail(e, err)
 		}
 		defer release()
-		if rep, id, err = writeStoredReport(tools.WithChat(ctx, *chatID), st, *chatID, gp, cfg.Model, o.Privacy); err != nil {
+		if rep, err = writeStoredReport(tools.WithChat(ctx, *chatID), st, *chatID, gp, cfg.Model, o.Privacy); err != nil {
 			return fail(e, err)
 		}
 	}
-	path, err := exportAs(ctx, rep, *format, *out)
+	path, err := exportAs(ctx, st, rep, *format, *out)
 	if err != nil {
-		return fail(e, err)
-	}
-	if err := st.RecordExport(ctx, id, *format, path); err != nil {
 		return fail(e, err)
 	}
 	fmt.Fprintln(e.stdout, path)
 	return ExitOK
 }
 
-// storedReport is the conversation's latest report and its id, or nil.
-func storedReport(ctx context.Context, st *store.Store, chatID string) (*report.Report, string, error) {
-	if _, err := st.Conversation(ctx, chatID); err != nil {
-		return nil, "", err
-	}
-	reps, err := st.Reports(ctx, chatID)
-	if err != nil || len(reps) == 0 {
-		return nil, "", err
-	}
-	var rep report.Report
-	if err := json.Unmarshal(reps[0].Source, &rep); err != nil {
-		return nil, "", fmt.Errorf("loupe: the stored report %s cannot be read: %w", reps[0].ID, err)
-	}
-	return &rep, reps[0].ID, nil
-}
-
 // writeStoredReport writes a report from the conversation's last complete
 // answer and stores it.
-func writeStoredReport(ctx context.Context, st *store.Store, chatID string, p llm.Provider, model string, level privacy.Level) (*report.Report, string, error) {
+func writeStoredReport(ctx context.Context, st *store.Store, chatID string, p llm.Provider, model string, level privacy.Level) (*session.StoredReport, error) {
 	th, err := st.Thread(ctx, chatID)
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
 	for i := len(th.Messages) - 1; i >= 0; i-- {
 		m := th.Messages[i]
@@ -253,77 +233,44 @@ func writeStoredReport(ctx context.Context, st *store.Store, chatID string, p ll
 		}
 		b, err := st.BlobOf(ctx, m.ID)
 		if err != nil {
-			return nil, "", err
+			return nil, err
 		}
-		out, err := app.OutcomeOf(b)
+		out, err := session.OutcomeOf(b)
 		if err != nil || out == nil {
-			return nil, "", fmt.Errorf("loupe: the answer %s kept no outcome to write a report from (%v)", m.ID, err)
+			return nil, fmt.Errorf("loupe: the answer %s kept no outcome to write a report from (%v)", m.ID, err)
 		}
 		q, err := st.Message(ctx, m.ParentID)
 		if err != nil {
-			return nil, "", err
+			return nil, err
 		}
 		ctx := provider.WithOutbox(ctx, assemble.Outbox{Store: st, ConversationID: chatID, MessageID: m.ID, Level: level})
-		rep, err := report.Write(ctx, p, model, assemble.ExplorationAt(q.Content, out, level), nil)
-		if err != nil {
-			return nil, "", fmt.Errorf("write the report: %w", err)
-		}
-		id, err := saveReport(ctx, st, m.ID, rep)
-		return rep, id, err
+		return session.WriteReport(ctx, session.ReportRequest{Store: st, MessageID: m.ID, Question: q.Content, Outcome: out,
+			Provider: p, Model: model, Level: level})
 	}
-	return nil, "", fmt.Errorf("loupe: conversation %s has no finished answer to write a report from", chatID)
+	return nil, fmt.Errorf("loupe: conversation %s has no finished answer to write a report from", chatID)
 }
 
-// saveReport stores rep as written from the answer messageID.
-func saveReport(ctx context.Context, st *store.Store, messageID string, rep *report.Report) (string, error) {
-	src, err := json.Marshal(rep)
-	if err != nil {
-		return "", fmt.Errorf("encode the report: %w", err)
-	}
-	r, err := st.SaveReport(ctx, messageID, rep.Title, rep.Markdown(), src)
-	if err != nil {
-		return "", err
-	}
-	return r.ID, nil
-}
-
-// exportAs exports rep into dir: the whole folder (md), or report.html
-// alone (html). It returns the path written.
-func exportAs(ctx context.Context, rep *report.Report, format, dir string) (string, error) {
-	if format == "md" {
-		files, err := report.Export(ctx, rep, dir)
-		if err != nil {
-			return "", fmt.Errorf("export the report to %s: %w", dir, err)
-		}
-		return files.Markdown, nil
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", fmt.Errorf("create %s: %w", dir, err)
-	}
-	tmp, err := os.MkdirTemp(dir, ".loupe-export-")
-	if err != nil {
-		return "", fmt.Errorf("write into %s: %w", dir, err)
-	}
-	defer os.RemoveAll(tmp)
-	files, err := report.Export(ctx, rep, filepath.Join(tmp, "report"))
-	if err != nil {
-		return "", fmt.Errorf("export the report: %w", err)
+// exportAs exports rep into dir and records the export: the whole folder
+// (md), or report.html alone (html). It returns the path written: the
+// folder's report.md, or the page.
+func exportAs(ctx context.Context, st *store.Store, rep *session.StoredReport, format, dir string) (string, error) {
+	if format == session.ExportFolder {
+		files, err := session.Export(ctx, st, rep, format, dir)
+		return files.Markdown, err
 	}
 	path, err := filepath.Abs(filepath.Join(dir, "report.html"))
 	if err != nil {
 		return "", err
 	}
-	if err := os.Rename(files.HTML, path); err != nil {
-		return "", fmt.Errorf("write %s: %w", path, err)
-	}
-	return path, nil
+	files, err := session.Export(ctx, st, rep, format, path)
+	return files.HTML, err
 }
 
-// persistSink stores each event of a run (app.Recorder) before passing it
+// persistSink stores each event of a run (session.Recorder) before passing it
 // on to be shown, so that what was shown survives the process being
 // killed. A store failure is said once on stderr; the run goes on.
 type persistSink struct {
-	rec    *app.Recorder
+	rec    *session.Recorder
 	next   agent.Sink
 	stderr io.Writer
 	once   sync.Once
@@ -353,7 +300,7 @@ func startAnswer(ctx context.Context, st *store.Store, chatID, question, label s
 	var pair *store.Pair
 	var err error
 	if retry {
-		pair, err = retryLast(ctx, st, chatID)
+		pair, err = session.RetryLast(ctx, st, chatID)
 	} else {
 		pair, err = st.Ask(ctx, chatID, question)
 	}
@@ -365,33 +312,6 @@ func startAnswer(ctx context.Context, st *store.Store, chatID, question, label s
 		return nil, nil, created, err
 	}
 	return pair, run, created, nil
-}
-
-// retryLast retries the conversation's last answer when it was
-// interrupted or failed.
-func retryLast(ctx context.Context, st *store.Store, chatID string) (*store.Pair, error) {
-	th, err := st.Thread(ctx, chatID)
-	if err != nil {
-		return nil, err
-	}
-	for i := len(th.Messages) - 1; i >= 0; i-- {
-		if m := th.Messages[i]; m.Role == store.Assistant {
-			if m.Status != store.Interrupted && m.Status != store.Failed {
-				break
-			}
-			return st.Retry(ctx, m.ID)
-		}
-	}
-	return nil, fmt.Errorf("loupe: the last answer of %s was neither interrupted nor failed: nothing to retry", chatID)
-}
-
-// tableList names the tables of a schema.
-func tableList(s agent.Schema) []string {
-	names := make([]string, len(s.Tables))
-	for i, t := range s.Tables {
-		names[i] = t.Name
-	}
-	return names
 }
 
 // announce says which conversation the run answers in: a JSON line with

@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/loupeapp/loupe/app/session"
 	"github.com/loupeapp/loupe/data/guard"
 	"github.com/loupeapp/loupe/data/workspace"
 )
@@ -137,6 +138,10 @@ func openWorkspace(ctx context.Context, dir string) (*workspace.Workspace, error
 // fail prints err and returns its exit code.
 func fail(e env, err error) int {
 	msg := err.Error()
+	var se *session.Error
+	if errors.As(err, &se) { // said for the window: its message and what to do
+		msg = strings.TrimSpace(se.Message + " " + se.Hint)
+	}
 	if !strings.HasPrefix(msg, "loupe") {
 		msg = "loupe: " + msg
 	}

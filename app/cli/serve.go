@@ -2,20 +2,39 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io/fs"
-	"net/http"
+	"net"
 	"os"
-	"time"
-
-	"github.com/loupeapp/loupe/app"
-	"github.com/loupeapp/loupe/app/web"
 )
 
 // FrontendAssets is the built frontend `loupe serve` serves unless --assets
 // names a folder; main sets it to the files embedded in the binary.
 var FrontendAssets fs.FS
+
+// Web is web mode's server, the window's façade over HTTP (app/web), which
+// main (the composition root) provides: the CLI never imports the window's
+// package. Without it `loupe serve` says it is not built in.
+var Web WebServer
+
+// WebServer is what `loupe serve` needs of web mode.
+type WebServer struct {
+	// ParseOrigin checks an --allow-origin value and returns the origin.
+	ParseOrigin func(s string) (string, error)
+	// Serve serves until ctx ends, calling ready once it listens.
+	Serve func(ctx context.Context, o ServeConfig, ready func(addr net.Addr, token string)) error
+}
+
+// envConfigDir is the variable that picks the window's config folder
+// (app.EnvConfigDir; named here so that the CLI does not import app).
+const envConfigDir = "LOUPE_CONFIG_DIR"
+
+// ServeConfig is what the serve flags say.
+type ServeConfig struct {
+	Addr, WorkspaceDir, ConfigDir, SaveDir string
+	Assets                                 fs.FS
+	AllowOrigins                           []string
+}
 
 func init() {
 	register(command{"serve",
@@ -50,16 +69,20 @@ Flags:
 `
 
 func runServe(ctx context.Context, e env, args []string) int {
+	if Web.Serve == nil || Web.ParseOrigin == nil {
+		fmt.Fprintln(e.stderr, "loupe serve: this build has no web mode")
+		return ExitError
+	}
 	fs, ws := newFlags("serve", e)
 	fs.Usage = func() { fmt.Fprint(fs.Output(), serveHelp); fs.PrintDefaults() }
 	addr := fs.String("addr", "127.0.0.1:7480", "loopback address to listen on (port 0 picks a free one)")
-	config := fs.String("config", "", "folder for settings and recent files (default $"+app.EnvConfigDir+" or the user config folder)")
+	config := fs.String("config", "", "folder for settings and recent files (default $"+envConfigDir+" or the user config folder)")
 	assets := fs.String("assets", "", "serve the frontend from this folder (e.g. frontend/dist) instead of the built-in one")
 	saveDir := fs.String("save-dir", "", "exports (CSV, reports) are saved into this folder without a dialog")
 	var origins []string
 	fs.Func("allow-origin", "also accept calls (with the token) from pages at this loopback origin, e.g. http://localhost:5173 for the Vite dev server; repeatable",
 		func(v string) error {
-			o, err := web.ParseOrigin(v)
+			o, err := Web.ParseOrigin(v)
 			if err != nil {
 				return err
 			}
@@ -81,39 +104,14 @@ func runServe(ctx context.Context, e env, args []string) int {
 		}
 		files = os.DirFS(*assets)
 	}
-	token, err := web.NewToken()
+	cfg := ServeConfig{Addr: *addr, WorkspaceDir: *ws, ConfigDir: *config, SaveDir: *saveDir, Assets: files, AllowOrigins: origins}
+	err = Web.Serve(ctx, cfg, func(addr net.Addr, token string) {
+		fmt.Fprintf(e.stdout, "loupe serve: listening on http://%s/#token=%s\n", addr, token)
+		for _, o := range origins {
+			fmt.Fprintf(e.stdout, "loupe serve: pages at %s may call too: open %s/#token=%s\n", o, o, token)
+		}
+	})
 	if err != nil {
-		return fail(e, err)
-	}
-	ln, err := web.Listen(*addr)
-	if err != nil {
-		return fail(e, fmt.Errorf("listen on %s: %w", *addr, err))
-	}
-	hub := web.NewHub()
-	a := app.New(app.Options{WorkspaceDir: *ws, ConfigDir: *config, Keychain: app.NewMemoryKeychain(),
-		Dialogs: app.SaveInto{Dir: *saveDir}, Emit: hub.Publish})
-	h, err := web.Handler(a, hub, files, web.Options{Token: token, AllowOrigins: origins})
-	if err != nil {
-		_ = ln.Close()
-		return fail(e, err)
-	}
-	app.Warm(a)
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	fmt.Fprintf(e.stdout, "loupe serve: listening on http://%s/#token=%s\n", ln.Addr(), token)
-	for _, o := range origins {
-		fmt.Fprintf(e.stdout, "loupe serve: pages at %s may call too: open %s/#token=%s\n", o, o, token)
-	}
-	select {
-	case <-ctx.Done():
-	case err = <-errc:
-	}
-	// Event streams never end by themselves, so the server is closed rather
-	// than drained; then the runs are canceled and the workspace closed.
-	_ = srv.Close()
-	a.Shutdown(context.Background())
-	if err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return fail(e, err)
 	}
 	return ExitOK

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -15,6 +16,18 @@ import (
 
 	"github.com/loupeapp/loupe/app/web"
 )
+
+// The tests serve as main does: web mode handed in (the CLI does not
+// import the window's package).
+func init() {
+	Web = WebServer{
+		ParseOrigin: web.ParseOrigin,
+		Serve: func(ctx context.Context, c ServeConfig, ready func(net.Addr, string)) error {
+			return web.Serve(ctx, web.ServeOptions{Addr: c.Addr, WorkspaceDir: c.WorkspaceDir, ConfigDir: c.ConfigDir,
+				SaveDir: c.SaveDir, Assets: c.Assets, AllowOrigins: c.AllowOrigins, Ready: ready})
+		},
+	}
+}
 
 // syncBuffer is a bytes.Buffer safe to read while the command writes.
 type syncBuffer struct {

@@ -180,7 +180,8 @@ describe('asking', () => {
     let written!: (v: Report) => void;
     fake.writeReport.mockImplementation(() => new Promise((r) => (written = r)));
     fireEvent.click(screen.getByRole('button', { name: /Generate report/ }));
-    expect(fake.writeReport).toHaveBeenCalledWith('chat1', 'run1');
+    await waitFor(() => expect(fake.writeReport).toHaveBeenCalledWith('chat1', 'run1'));
+    expect(fake.getReport).toHaveBeenCalledWith('chat1', 'run1');
     act(() => emit('report:delta', { runId: 'run1', text: '# DOF fields most requests\n\n{{chart:c1}}' }));
     expect(screen.getByTestId('report')).toHaveTextContent('(chart c1)');
     await act(async () =>
@@ -198,6 +199,26 @@ describe('asking', () => {
     fireEvent.click(screen.getByRole('button', { name: /Export folder/ }));
     await waitFor(() => expect(fake.exportReport).toHaveBeenCalledWith('run1', 'folder'));
     expect(await screen.findByText('Saved the report to /home/me/report')).toBeInTheDocument();
+  });
+
+  it('shows the report kept in the store instead of writing it again', async () => {
+    render(<App />);
+    const box = await screen.findByRole('textbox', { name: 'Question' });
+    fireEvent.change(box, { target: { value: 'Which agency gets the most 311 requests?' } });
+    fireEvent.keyDown(box, { key: 'Enter' });
+    await waitFor(() => expect(fake.ask).toHaveBeenCalledTimes(1));
+    sendEvents('run1', 'chat1', recordedRun('run-chart'));
+    expect(await screen.findByTestId('findings')).toBeInTheDocument();
+    fake.getReport.mockResolvedValue({
+      title: 'Kept from yesterday',
+      markdown: '# Kept from yesterday\n\nDOF leads.\n',
+      html: '<h1>Kept from yesterday</h1>',
+      charts: [],
+    });
+    fireEvent.click(screen.getByRole('button', { name: /Generate report/ }));
+    expect(await screen.findByText('DOF leads.')).toBeInTheDocument();
+    expect(fake.getReport).toHaveBeenCalledWith('chat1', 'run1');
+    expect(fake.writeReport).not.toHaveBeenCalled();
   });
 
   it('answers a clarifying question by clicking a suggestion', async () => {

@@ -26,6 +26,7 @@ export const METHODS = [
   'ExportReport',
   'GetChat',
   'GetPrivacy',
+  'GetReport',
   'GetSettings',
   'ImportQuery',
   'ListChats',

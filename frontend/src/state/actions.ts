@@ -341,14 +341,19 @@ export async function cancelRun(store: Store, chatId: string | null): Promise<vo
 
 // ---- reports
 
-/** writeReport shows the report view and writes the run's report unless it exists. */
+/**
+ * openReport shows the report view with the run's report: the one kept in
+ * the conversation store when there is one (written in an earlier
+ * session, too), else a new one written now; again writes a new one.
+ */
 export async function openReport(store: Store, chatId: string, runId: string, again = false): Promise<void> {
   show(store, { kind: 'report', chatId, runId });
   const cur = store.get().reports[runId];
   if (cur && (cur.writing || (cur.report && !again))) return;
   store.set((s) => ({ reports: { ...s.reports, [runId]: { text: '', writing: true } } }));
   try {
-    const report = await api.writeReport(chatId, runId);
+    const kept = again ? null : await api.getReport(chatId, runId);
+    const report = kept ?? (await api.writeReport(chatId, runId));
     store.set((s) => ({ reports: { ...s.reports, [runId]: { text: report.markdown, writing: false, report } } }));
   } catch (err) {
     const error = problemOf(err);

@@ -1,10 +1,11 @@
-package app
+package session
 
 import (
 	"context"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
@@ -14,10 +15,14 @@ import (
 	"github.com/loupeapp/loupe/data/workspace"
 )
 
-// These two belong in data/workspace (the owner of the catalog's
-// invariants); they live here until it offers them.
+// The dataset operations below belong in data/workspace (the owner of the
+// catalog's invariants); they live here until it offers them.
 
 func quoteIdent(s string) string { return duck.QuoteIdent(s) }
+
+// ValidDatasetName is what a dataset may be named by the user: a plain
+// SQL identifier, so that it can be typed in queries without quotes.
+var ValidDatasetName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,62}$`)
 
 // objectKind is the DDL keyword of a dataset's storage.
 func objectKind(d catalog.Dataset) string {
@@ -27,8 +32,9 @@ func objectKind(d catalog.Dataset) string {
 	return "TABLE"
 }
 
-// inTransaction runs fn on the writer connection inside one transaction.
-func inTransaction(ctx context.Context, ws *workspace.Workspace, fn func(c *duckdb.Conn) error) error {
+// InTransaction runs fn on the workspace's writer connection inside one
+// transaction, rolled back when fn fails.
+func InTransaction(ctx context.Context, ws *workspace.Workspace, fn func(c *duckdb.Conn) error) error {
 	return ws.Engine.Write(ctx, func(c *duckdb.Conn) error {
 		if err := duck.Exec(ctx, c, "BEGIN TRANSACTION"); err != nil {
 			return err
@@ -41,10 +47,12 @@ func inTransaction(ctx context.Context, ws *workspace.Workspace, fn func(c *duck
 	})
 }
 
-// renameDataset renames the table or view and its catalog record in one
-// transaction.
-func renameDataset(ctx context.Context, ws *workspace.Workspace, name, newName string) error {
-	return inTransaction(ctx, ws, func(c *duckdb.Conn) error {
+// RenameDataset renames the table or view and its catalog record in one
+// transaction. An unknown dataset is CodeNotFound; a name taken by another
+// (in any case) is CodeInvalid. newName is not checked against
+// ValidDatasetName: the caller does.
+func RenameDataset(ctx context.Context, ws *workspace.Workspace, name, newName string) error {
+	return InTransaction(ctx, ws, func(c *duckdb.Conn) error {
 		all, err := catalog.Names(ctx, c)
 		if err != nil {
 			return err
@@ -59,7 +67,7 @@ func renameDataset(ctx context.Context, ws *workspace.Workspace, name, newName s
 		}
 		for other := range all {
 			if other != name && strings.EqualFold(other, newName) {
-				return newError(CodeInvalid, fmt.Sprintf("A dataset is already called %q.", other), "Choose another name.")
+				return NewError(CodeInvalid, fmt.Sprintf("A dataset is already called %q.", other), "Choose another name.")
 			}
 		}
 		q := fmt.Sprintf("ALTER %s %s RENAME TO %s", objectKind(d), quoteIdent(name), quoteIdent(newName))
@@ -74,15 +82,16 @@ func renameDataset(ctx context.Context, ws *workspace.Workspace, name, newName s
 	})
 }
 
-// removeDataset drops the table or view and its record, then lets go of
-// what only it used: the attached database file, the staged copy.
-func removeDataset(ctx context.Context, ws *workspace.Workspace, name string) error {
+// RemoveDataset drops the table or view and its record, then lets go of
+// what only it used: the attached database file, the staged copy (never
+// the user's file). An unknown dataset is CodeNotFound.
+func RemoveDataset(ctx context.Context, ws *workspace.Workspace, name string) error {
 	var (
 		gone       catalog.Dataset
 		stillUsed  bool
 		attachUsed bool
 	)
-	err := inTransaction(ctx, ws, func(c *duckdb.Conn) error {
+	err := InTransaction(ctx, ws, func(c *duckdb.Conn) error {
 		all, err := catalog.Names(ctx, c)
 		if err != nil {
 			return err
