@@ -27,7 +27,7 @@ type run struct {
 	msgs     []llm.Message // everything sent to the model
 	runStart int           // msgs[runStart:] is this run's transcript
 	specs    []llm.ToolSpec
-	reader   *CallReader // knows the tools (reader.cat)
+	reader   *CallReader    // knows the tools (reader.cat)
 	repeats  map[string]int // failures per call (tool + arguments)
 
 	step       int
