@@ -131,7 +131,11 @@ func (r *run) fileEvidence(call llm.ToolCall, spec tools.Spec, res tools.Result)
 	if res.Failed {
 		return ""
 	}
-	e := Evidence{CallID: call.ID, Tool: call.Name, SQL: res.Display.SQL, Summary: res.Summary, Purpose: purpose(call.Arguments)}
+	tool := spec.Name
+	if tool == "" {
+		tool = call.Name
+	}
+	e := Evidence{CallID: call.ID, Tool: tool, SQL: res.Display.SQL, Summary: res.Summary, Purpose: purpose(call.Arguments)}
 	switch evidenceOf(spec.Evidence, res.Display) {
 	case tools.EvidenceChart:
 		r.nc++
