@@ -213,3 +213,26 @@ func (specTool) Run(context.Context, json.RawMessage) (tools.Result, error) {
 }
 
 var _ tools.Tool = specTool{}
+
+// A trace recorded before calls carried their view gets it from the
+// specs, under the name the model wrote.
+func TestWithViews(t *testing.T) {
+	evs := []Event{
+		{Type: ToolCalled, Call: &CallEvent{ID: "1", Name: "run_sql"}},
+		{Type: ToolCalled, Call: &CallEvent{ID: "2", Name: "execute_sql"}},
+		{Type: ToolCalled, Call: &CallEvent{ID: "3", Name: "fly"}},
+		{Type: ToolCalled, Call: &CallEvent{ID: "4", Name: "run_sql", View: &tools.View{Did: "kept"}}},
+		{Type: TextDelta, Text: "x"},
+	}
+	WithViews(evs, workspaceSpecs())
+	want := []string{"Ran a query", "Ran a query", "", "kept"}
+	for i, w := range want {
+		got := ""
+		if v := evs[i].Call.View; v != nil {
+			got = v.Did
+		}
+		if got != w {
+			t.Errorf("call %s: view %q, want %q", evs[i].Call.Name, got, w)
+		}
+	}
+}

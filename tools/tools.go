@@ -97,13 +97,12 @@ const (
 // table_name, dataset or name), inside an optional part in [brackets]
 // that is dropped when the argument is missing: "Sampled rows[ of
 // {table}]". The zero View shows the tool by its name and its result's
-// display kind.
+// display kind. What a result looks like is its display kind's, drawn by
+// the UI's one registry of kinds (frontend/src/components/chat/displays.tsx).
 type View struct {
 	Icon  string `json:"icon,omitempty"`  // an icon name of the UI's set (table, chart, eye…)
 	Doing string `json:"doing,omitempty"` // while running: "Running a query"
 	Did   string `json:"did,omitempty"`   // when done: "Ran a query"
-	// OpenWhenDone opens the call in the trace when it succeeds (charts).
-	OpenWhenDone bool `json:"open_when_done,omitempty"`
 }
 
 // Tool is one capability offered to the model. Implementations are safe for

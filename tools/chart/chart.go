@@ -64,7 +64,7 @@ func (t *Tool) Spec() tools.Spec {
 		Guidance: tools.Guidance{Stage: tools.StagePresent, Text: "When a trend, comparison or distribution is worth seeing, call create_chart with a Vega-Lite spec (no data) and the SQL for its data."},
 		Aliases:  []string{"chart", "plot", "visualize", "createvisualization", "makechart", "drawchart", "plotchart", "createplot"},
 		Evidence: tools.EvidenceChart,
-		View:     tools.View{Icon: "chart", Doing: "Drawing a chart", Did: "Drew a chart", OpenWhenDone: true},
+		View:     tools.View{Icon: "chart", Doing: "Drawing a chart", Did: "Drew a chart"},
 	}
 }
 
