@@ -296,7 +296,7 @@ func literal(f float64) string {
 	return strconv.FormatFloat(f, 'g', -1, 64)
 }
 
-// num is f for reading: at most four significant decimals.
+// num is f for reading: at most six significant digits.
 func num(f float64) string {
 	if math.IsNaN(f) {
 		return "n/a"
