@@ -42,8 +42,13 @@ func (r *run) act(ctx context.Context, calls []llm.ToolCall) (ended bool, err er
 // unusable arguments and tool errors become failed results the model
 // reads; only ctx ending is returned as an error.
 func (r *run) call(ctx context.Context, call llm.ToolCall) (tools.Result, time.Duration, error) {
-	r.emit(Event{Type: ToolCalled, Call: &CallEvent{ID: call.ID, Name: call.Name, Arguments: encodable(call.Arguments)}})
 	name, args, note, failure := r.reader.Resolve(call)
+	ce := &CallEvent{ID: call.ID, Name: call.Name, Arguments: encodable(call.Arguments)}
+	if s := r.reader.spec(name); s.View != (tools.View{}) {
+		v := s.View
+		ce.View = &v
+	}
+	r.emit(Event{Type: ToolCalled, Call: ce})
 	if failure != "" {
 		return tools.Result{ForModel: failure, Summary: oneLine(failure), Failed: true,
 			Display: tools.Display{Kind: tools.KindError, Text: failure}}, 0, nil
@@ -87,10 +92,11 @@ func oneLine(s string) string {
 // record appends the tool message for res, files evidence, counts
 // failures and emits the result events.
 func (r *run) record(call llm.ToolCall, res tools.Result, d time.Duration) {
-	ref := r.fileEvidence(call, res)
+	spec := r.reader.spec(call.Name)
+	ref := r.fileEvidence(call, spec, res)
 	text := res.ForModel
 	if r.a.cfg.SchemaOnly {
-		text = r.view(ref, call.Name, call.Arguments, res)
+		text = r.view(ref, call.Name, spec, call.Arguments, res)
 	}
 	if ref != "" {
 		text = "[" + ref + "] " + text
@@ -118,23 +124,25 @@ func (r *run) record(call llm.ToolCall, res tools.Result, d time.Duration) {
 	}
 }
 
-// fileEvidence gives successful queries and charts a ref ("q1", "c1") that
-// findings cite, and keeps them for the outcome.
-func (r *run) fileEvidence(call llm.ToolCall, res tools.Result) string {
+// fileEvidence gives successful results a ref that findings cite — "q1"
+// for a query, "c1" for a chart, as the tool's Spec.Evidence says — and
+// keeps them for the outcome.
+func (r *run) fileEvidence(call llm.ToolCall, spec tools.Spec, res tools.Result) string {
 	if res.Failed {
 		return ""
 	}
-	e := Evidence{CallID: call.ID, Tool: call.Name, SQL: res.Display.SQL, Summary: res.Summary, Purpose: purpose(call.Arguments)}
-	switch {
-	case res.Display.Kind == tools.KindChart && res.Display.Chart != nil:
+	tool := spec.Name
+	if tool == "" {
+		tool = call.Name
+	}
+	e := Evidence{CallID: call.ID, Tool: tool, SQL: res.Display.SQL, Summary: res.Summary, Purpose: purpose(call.Arguments)}
+	switch evidenceOf(spec.Evidence, res.Display) {
+	case tools.EvidenceChart:
 		r.nc++
 		e.Ref, e.Chart = fmt.Sprintf("c%d", r.nc), res.Display.Chart
-	case res.Display.Kind == tools.KindTable && res.Display.Table != nil:
+	case tools.EvidenceQuery:
 		r.nq++
 		e.Ref, e.Table = fmt.Sprintf("q%d", r.nq), res.Display.Table
-	case res.Display.Kind == tools.KindProfile || res.Display.Kind == tools.KindVerdict:
-		r.nq++
-		e.Ref = fmt.Sprintf("q%d", r.nq)
 	default:
 		return ""
 	}
@@ -142,6 +150,22 @@ func (r *run) fileEvidence(call llm.ToolCall, res tools.Result) string {
 	e.Display = &disp
 	r.evidence = append(r.evidence, e)
 	return e.Ref
+}
+
+// evidenceOf is what a successful result with display d counts as for a
+// tool whose Spec says declared: a chart only when one was drawn, a query
+// only when something computed is shown, and by the display kind when the
+// tool does not say.
+func evidenceOf(declared tools.Evidence, d tools.Display) tools.Evidence {
+	chart := d.Kind == tools.KindChart && d.Chart != nil
+	shown := d.Kind == tools.KindTable && d.Table != nil || d.Kind == tools.KindProfile || d.Kind == tools.KindVerdict
+	switch {
+	case declared == tools.EvidenceChart && chart, declared == tools.EvidenceByKind && chart:
+		return tools.EvidenceChart
+	case declared == tools.EvidenceQuery && (shown || d.Table != nil), declared == tools.EvidenceByKind && shown:
+		return tools.EvidenceQuery
+	}
+	return tools.EvidenceNone
 }
 
 // purpose pulls a "purpose" or "reason" argument out of a call, if any.

@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/loupeapp/loupe/tools"
 )
 
 func TestParseAnswer(t *testing.T) {
@@ -56,7 +58,8 @@ func TestSystemPrompt(t *testing.T) {
 		}}},
 		JoinPaths: []JoinPath{{From: "orders", FromColumn: "customer_id", To: "customers", ToColumn: "id", Declared: true}},
 	}
-	p := systemPrompt(s, promptOptions{maxSteps: 7, tools: map[string]bool{"run_sql": true}})
+	p := systemPrompt(s, promptOptions{maxSteps: 7, tools: newCatalog([]tools.Spec{{Name: "run_sql",
+		Guidance: tools.Guidance{Stage: tools.StageQuery, Text: "Run focused queries with run_sql, read the results, refine."}}})})
 	for _, want := range []string{
 		"Table orders — 1,234,567 rows, from orders.csv",
 		"region VARCHAR (e.g. north, south)",

@@ -68,11 +68,14 @@ type NumbersEvent struct {
 	Challenged bool `json:"challenged,omitempty"`
 }
 
-// CallEvent is a tool call as the model made it.
+// CallEvent is a tool call as the model made it, with how the trace shows
+// the tool it was matched to (its Spec's View; nil for an unknown tool or
+// one that says nothing).
 type CallEvent struct {
 	ID        string          `json:"id"`
 	Name      string          `json:"name"`
 	Arguments json.RawMessage `json:"arguments"`
+	View      *tools.View     `json:"view,omitempty"`
 }
 
 // ResultEvent is a tool call's result: a one-line summary and the display

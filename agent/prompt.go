@@ -55,7 +55,7 @@ type JoinPath struct {
 // promptOptions is what the system prompt needs besides the schema.
 type promptOptions struct {
 	maxSteps int
-	tools    map[string]bool
+	tools    catalog
 }
 
 // systemPrompt builds the system prompt.
@@ -110,19 +110,9 @@ func systemPrompt(s Schema, o promptOptions) string {
 	b.WriteString("- Aggregate in SQL: you see at most 30 rows of each result.\n")
 
 	b.WriteString("\n## How to work\n")
-	n := 1
-	step := func(tool, text string) {
-		if tool == "" || o.tools[tool] {
-			fmt.Fprintf(&b, "%d. %s\n", n, text)
-			n++
-		}
+	for i, text := range o.tools.guidance() {
+		fmt.Fprintf(&b, "%d. %s\n", i+1, text)
 	}
-	step("ask_user", "If the question is ambiguous (which measure, which period, which table or value) and the data does not settle it, call ask_user with one short question and options; do not guess.")
-	step("describe_table", "When unsure of a table's columns or values, call describe_table before writing SQL.")
-	step("run_sql", "Run focused queries with run_sql, read the results, refine.")
-	step("", "When a tool reports an error, read the message and hint and fix the call; if the same approach fails repeatedly, try a different one.")
-	step("create_chart", "When a trend, comparison or distribution is worth seeing, call create_chart with a Vega-Lite spec (no data) and the SQL for its data.")
-	step("validate_finding", "Check an important or surprising claim with validate_finding before stating it.")
 
 	b.WriteString("\n## Honesty\n")
 	b.WriteString(`- If a query returns no rows, say the result is empty; never fill in values.
@@ -198,9 +188,5 @@ func estimateTokens(s string) int {
 // PromptTokens estimates the system prompt's size in tokens for schema
 // with tools on offer, the way a run measures it.
 func PromptTokens(schema Schema, set *tools.Set, maxSteps int) int {
-	names := map[string]bool{}
-	for _, n := range set.Names() {
-		names[n] = true
-	}
-	return estimateTokens(systemPrompt(schema, promptOptions{maxSteps: maxSteps, tools: names}))
+	return estimateTokens(systemPrompt(schema, promptOptions{maxSteps: maxSteps, tools: newCatalog(set.Specs())}))
 }

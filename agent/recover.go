@@ -8,6 +8,7 @@ import (
 
 	"github.com/loupeapp/loupe/agent/calls"
 	"github.com/loupeapp/loupe/agent/llm"
+	"github.com/loupeapp/loupe/tools"
 )
 
 // CallReader reads the tool calls of a model's reply the way a run does,
@@ -16,15 +17,20 @@ import (
 // arguments repaired. It is what a run uses, exported so that batteries of
 // replies can be run through the same path.
 type CallReader struct {
+	cat     catalog
 	names   []string          // sorted
+	aliases map[string]string // squashed alias → tool
 	primary map[string]string // tool → its one required argument
 }
 
-// NewCallReader returns the reader for the tools of specs.
-func NewCallReader(specs []llm.ToolSpec) *CallReader {
-	c := &CallReader{primary: map[string]string{}}
+// NewCallReader returns the reader for the tools of specs: their names,
+// aliases, examples and one required argument come from the specs.
+func NewCallReader(specs []tools.Spec) *CallReader {
+	c := &CallReader{cat: newCatalog(specs), primary: map[string]string{}}
+	byTool := map[string][]string{}
 	for _, s := range specs {
 		c.names = append(c.names, s.Name)
+		byTool[s.Name] = s.Aliases
 		var sch struct {
 			Required []string `json:"required"`
 		}
@@ -33,6 +39,7 @@ func NewCallReader(specs []llm.ToolSpec) *CallReader {
 		}
 	}
 	sort.Strings(c.names)
+	c.aliases = calls.AliasIndex(byTool)
 	return c
 }
 
@@ -121,22 +128,32 @@ func (c *CallReader) tools() calls.Tools {
 	return calls.Tools{
 		Names: c.names,
 		IsTool: func(name string) bool {
-			_, ok := calls.Match(name, c.names)
+			_, ok := calls.Match(name, c.names, c.aliases)
 			return ok
 		},
 		Primary: func(name string) string {
-			n, _ := calls.Match(name, c.names)
+			n, _ := calls.Match(name, c.names, c.aliases)
 			return c.primary[n]
 		},
 	}
 }
 
-// formatHint tells the model how to write a call that can be read.
+// spec is the Spec of the tool name (as a model wrote it) means; zero
+// when it means none.
+func (c *CallReader) spec(name string) tools.Spec {
+	n, _ := calls.Match(name, c.names, c.aliases)
+	return c.cat.byName[n]
+}
+
+// formatHint tells the model how to write a call that can be read, with
+// an example call of the run's query tool.
 func (r *run) formatHint() string {
+	q := r.reader.cat.queryTool()
+	eg := fmt.Sprintf("{\"name\": %q, \"arguments\": %s}", q.Name, r.reader.cat.example(q.Name))
 	if r.textMode {
-		return fmt.Sprintf("Send the call again as one JSON object and nothing else, for example {\"name\": \"run_sql\", \"arguments\": %s}.", example("run_sql"))
+		return "Send the call again as one JSON object and nothing else, for example " + eg + "."
 	}
-	return fmt.Sprintf("Call the tool through tool calling, or write one JSON object and nothing else, for example {\"name\": \"run_sql\", \"arguments\": %s}.", example("run_sql"))
+	return "Call the tool through tool calling, or write one JSON object and nothing else, for example " + eg + "."
 }
 
 // splitOrphanThink moves text before a "</think>" that has no opening tag
@@ -161,7 +178,7 @@ func splitOrphanThink(content, thinking string) (string, string) {
 // what Loupe corrected; failure, when set, is the corrective message for a
 // call that cannot be run.
 func (c *CallReader) Resolve(call llm.ToolCall) (name string, args json.RawMessage, note, failure string) {
-	name, ok := calls.Match(call.Name, c.names)
+	name, ok := calls.Match(call.Name, c.names, c.aliases)
 	if !ok {
 		return call.Name, nil, "", fmt.Sprintf("There is no tool called %q. Use one of: %s.", call.Name, strings.Join(c.names, ", "))
 	}
@@ -176,7 +193,7 @@ func (c *CallReader) Resolve(call llm.ToolCall) (name string, args json.RawMessa
 	if !ok {
 		var probe any
 		err := json.Unmarshal(args, &probe)
-		return name, nil, note, fmt.Sprintf("The arguments of %s are not valid JSON (%v). Send a JSON object, for example %s.", name, err, example(name))
+		return name, nil, note, fmt.Sprintf("The arguments of %s are not valid JSON (%v). Send a JSON object, for example %s.", name, err, c.cat.example(name))
 	}
 	fixed, unfenced := calls.Unfence(fixed)
 	if len(unfenced) > 0 {
@@ -184,19 +201,6 @@ func (c *CallReader) Resolve(call llm.ToolCall) (name string, args json.RawMessa
 		note = strings.TrimSpace(note + fmt.Sprintf(" (Loupe removed the ``` fence around %s; send the plain text, without Markdown.)", strings.Join(unfenced, ", ")))
 	}
 	return name, fixed, note, ""
-}
-
-// example shows a call's argument object for the common tools.
-func example(tool string) string {
-	switch tool {
-	case "run_sql":
-		return `{"sql": "SELECT region, count(*) FROM orders GROUP BY region"}`
-	case "describe_table", "profile_data", "sample_rows":
-		return `{"table": "orders"}`
-	case "ask_user":
-		return `{"question": "Which year?", "options": ["2023", "2024"]}`
-	}
-	return `{"name": "value"}`
 }
 
 // callKey identifies a call by tool and arguments (key order ignored), to

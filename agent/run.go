@@ -27,8 +27,7 @@ type run struct {
 	msgs     []llm.Message // everything sent to the model
 	runStart int           // msgs[runStart:] is this run's transcript
 	specs    []llm.ToolSpec
-	names    map[string]bool
-	reader   *CallReader
+	reader   *CallReader    // knows the tools (reader.cat)
 	repeats  map[string]int // failures per call (tool + arguments)
 
 	step       int
@@ -45,12 +44,12 @@ type run struct {
 }
 
 func newRun(a *Agent, in Input, sink Sink) *run {
-	r := &run{a: a, in: in, sink: sink, started: time.Now(), names: map[string]bool{}, repeats: map[string]int{}}
-	for _, s := range a.cfg.Tools.Specs() {
+	r := &run{a: a, in: in, sink: sink, started: time.Now(), repeats: map[string]int{}}
+	specs := a.cfg.Tools.Specs()
+	for _, s := range specs {
 		r.specs = append(r.specs, llm.ToolSpec{Name: s.Name, Description: s.Description, Parameters: s.Parameters})
-		r.names[s.Name] = true
 	}
-	r.reader = NewCallReader(r.specs)
+	r.reader = NewCallReader(specs)
 	r.meta.Model = a.cfg.Model
 	r.meta.Provider = a.cfg.Provider.Name()
 	r.meta.Notes = in.Notes
@@ -139,7 +138,7 @@ func (r *run) prepare() {
 	if r.a.cfg.SchemaOnly {
 		schema = withoutValues(schema)
 	}
-	sys := systemPrompt(schema, promptOptions{maxSteps: r.a.cfg.MaxSteps, tools: r.names})
+	sys := systemPrompt(schema, promptOptions{maxSteps: r.a.cfg.MaxSteps, tools: r.reader.cat})
 	if r.a.cfg.SchemaOnly {
 		sys += schemaRules
 	}

@@ -16,12 +16,9 @@ import (
 // shape and reference (view). The model writes references
 // ({{q2.total[0]}}, {{q2}}, {{c1}}) that the answer fills in locally
 // (refs.Fill). What is kept from a tool's output is decided here, by the
-// kind of result, not by the tool: a tool not named below sends nothing
-// but the fact that it ran.
-
-// structureTools are the tools whose output is structure only (names,
-// row and column counts, the question put to the user) and is sent as is.
-var structureTools = map[string]bool{"list_datasets": true, "ask_user": true}
+// tool's Spec.SchemaLevel (structure only, sent as is; or described from
+// the schema) and otherwise by the kind of result: a tool whose result is
+// neither a table nor a chart sends nothing but the fact that it ran.
 
 // withoutValues is s without samples, top values and ranges.
 func withoutValues(s Schema) Schema {
@@ -48,13 +45,13 @@ Compute each number you need with SQL (one row, named columns) and refer to it; 
 `
 
 // view is what the model reads of res at the schema level.
-func (r *run) view(ref string, call string, args json.RawMessage, res tools.Result) string {
+func (r *run) view(ref string, call string, spec tools.Spec, args json.RawMessage, res tools.Result) string {
 	switch {
 	case res.Failed:
 		return "The call failed: " + redactError(res.ForModel, r.in.Schema)
-	case structureTools[call]:
+	case spec.SchemaLevel == tools.SchemaStructure:
 		return res.ForModel
-	case call == "describe_table":
+	case spec.SchemaLevel == tools.SchemaDescribe:
 		return r.describe(args)
 	case res.Display.Kind == tools.KindTable && res.Display.Table != nil:
 		return resultShape(ref, res.Display.Table)
@@ -65,7 +62,7 @@ func (r *run) view(ref string, call string, args json.RawMessage, res tools.Resu
 	if strings.TrimSpace(res.ForModel) == "" {
 		lines = 0
 	}
-	return fmt.Sprintf("%s ran (%d lines of output, shown to the user only: its output may hold values, which the schema privacy level keeps from you). Compute what you need with run_sql and refer to it.", call, lines)
+	return fmt.Sprintf("%s ran (%d lines of output, shown to the user only: its output may hold values, which the schema privacy level keeps from you). Compute what you need with %s and refer to it.", call, lines, r.reader.cat.queryTool().Name)
 }
 
 // resultShape is a result table's shape and how to refer to its values.

@@ -11,11 +11,98 @@ import (
 	"sort"
 )
 
-// Spec is what the model is told about a tool.
+// Spec is everything known about a tool: what the model is told (Name,
+// Description, Parameters, Guidance), how a call written loosely is read
+// (Aliases, Example), what its results count as (Evidence, SchemaLevel)
+// and how the trace shows it (View). The agent and the UI learn a tool
+// from its Spec alone; nothing else switches on a tool's name.
 type Spec struct {
 	Name        string          `json:"name"`
 	Description string          `json:"description"`
 	Parameters  json.RawMessage `json:"parameters"` // JSON Schema of the arguments object
+
+	// Guidance is the tool's step in the system prompt's "How to work";
+	// zero for none.
+	Guidance Guidance `json:"guidance,omitzero"`
+	// Aliases are other names models call the tool by, squashed
+	// (lower case, no separators): "executesql", "plot".
+	Aliases []string `json:"aliases,omitempty"`
+	// Example is an arguments object shown to a model whose call could
+	// not be read; nil for a generic one.
+	Example json.RawMessage `json:"example,omitempty"`
+	// Evidence is what a successful result counts as for the answer's
+	// citations.
+	Evidence Evidence `json:"evidence,omitempty"`
+	// SchemaLevel is what the model may read of a result at the schema
+	// privacy level; empty decides by the result's display kind.
+	SchemaLevel SchemaLevel `json:"schema_level,omitempty"`
+	// View is how the trace shows a call.
+	View View `json:"view"`
+}
+
+// Stage orders the steps of "How to work": a tool's guidance comes with
+// its stage's, in registration order; the general advice on failed calls
+// comes after the Query stage.
+type Stage int
+
+// Stages, in the order of the work.
+const (
+	StageClarify Stage = iota + 1 // settle what is asked (ask_user)
+	StageExplore                  // learn the tables (describe_table)
+	StageQuery                    // compute (run_sql)
+	StagePresent                  // show (create_chart)
+	StageCheck                    // check before stating (validate_finding)
+)
+
+// Guidance is one numbered step of the system prompt.
+type Guidance struct {
+	Stage Stage  `json:"stage"`
+	Text  string `json:"text"`
+}
+
+// Evidence is what a successful result counts as for citations.
+type Evidence string
+
+const (
+	// EvidenceByKind (the default) decides by the display kind: a table,
+	// profile or verdict is a query, a chart a chart, anything else none.
+	EvidenceByKind Evidence = ""
+	// EvidenceNone: the result is not cited (schema lookups, questions).
+	EvidenceNone Evidence = "none"
+	// EvidenceQuery: a computed result, cited as q1, q2…, whenever it
+	// shows something (a table, a profile, a verdict; not text).
+	EvidenceQuery Evidence = "query"
+	// EvidenceChart: a chart, cited as c1, c2…, when one was drawn.
+	EvidenceChart Evidence = "chart"
+)
+
+// SchemaLevel says what of a result the model reads at the schema privacy
+// level, where no value of the data may reach it.
+type SchemaLevel string
+
+const (
+	// SchemaByKind (the default) decides by the display kind: a table's
+	// shape, a chart's mark, or only the fact that the tool ran.
+	SchemaByKind SchemaLevel = ""
+	// SchemaStructure: the output is names and counts only and is sent as
+	// is (list_datasets, ask_user).
+	SchemaStructure SchemaLevel = "structure"
+	// SchemaDescribe: the agent answers from the schema it holds, without
+	// values, for the table named in the call (describe_table).
+	SchemaDescribe SchemaLevel = "describe"
+)
+
+// View is how the trace shows a call of the tool. Doing and Did may hold
+// "{arg}", the call's argument arg (the UI reads {table} from table,
+// table_name, dataset or name), inside an optional part in [brackets]
+// that is dropped when the argument is missing: "Sampled rows[ of
+// {table}]". The zero View shows the tool by its name and its result's
+// display kind. What a result looks like is its display kind's, drawn by
+// the UI's one registry of kinds (frontend/src/components/chat/displays.tsx).
+type View struct {
+	Icon  string `json:"icon,omitempty"`  // an icon name of the UI's set (table, chart, eye…)
+	Doing string `json:"doing,omitempty"` // while running: "Running a query"
+	Did   string `json:"did,omitempty"`   // when done: "Ran a query"
 }
 
 // Tool is one capability offered to the model. Implementations are safe for
@@ -109,13 +196,22 @@ type Set struct {
 	order  []string
 }
 
-// NewSet returns a set of ts; names must be unique.
+// NewSet returns a set of ts; names must be unique, and no alias may be
+// another tool's name or alias.
 func NewSet(ts ...Tool) (*Set, error) {
 	s := &Set{byName: map[string]Tool{}}
+	owner := map[string]string{} // alias or name → tool
 	for _, t := range ts {
-		n := t.Spec().Name
+		spec := t.Spec()
+		n := spec.Name
 		if _, dup := s.byName[n]; dup {
 			return nil, fmt.Errorf("tool %q registered twice", n)
+		}
+		for _, a := range append([]string{n}, spec.Aliases...) {
+			if o, ok := owner[a]; ok && o != n {
+				return nil, fmt.Errorf("tool %q: the name %q is already %q's", n, a, o)
+			}
+			owner[a] = n
 		}
 		s.byName[n] = t
 		s.order = append(s.order, n)

@@ -63,11 +63,7 @@ func TestBlindBattery(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var specs []llm.ToolSpec
-	for _, s := range set.Specs() {
-		specs = append(specs, llm.ToolSpec{Name: s.Name, Description: s.Description, Parameters: s.Parameters})
-	}
-	reader := agent.NewCallReader(specs)
+	reader := agent.NewCallReader(set.Specs())
 	passed := 0
 	byFamily := map[string][2]int{}
 	for _, c := range cases {

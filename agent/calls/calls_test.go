@@ -92,6 +92,10 @@ func TestExtract(t *testing.T) {
 
 func TestMatch(t *testing.T) {
 	names := []string{"run_sql", "describe_table", "list_datasets", "create_chart", "ask_user", "profile_data"}
+	aliases := AliasIndex(map[string][]string{
+		"run_sql": {"sql", "executesql"}, "describe_table": {"getschema"}, "list_datasets": {"listtables"},
+		"create_chart": {"plot"}, "ask_user": {"askclarifyingquestion"}, "search_schema": {"search"},
+	})
 	cases := []struct{ in, want string }{
 		{"run_sql", "run_sql"},
 		{"RunSQL", "run_sql"},
@@ -104,11 +108,12 @@ func TestMatch(t *testing.T) {
 		{"list_tables", "list_datasets"},
 		{"plot", "create_chart"},
 		{"ask_clarifying_question", "ask_user"},
+		{"search", ""}, // the alias of a tool not offered
 		{"fly_to_moon", ""},
 		{"x", ""},
 	}
 	for _, c := range cases {
-		got, ok := Match(c.in, names)
+		got, ok := Match(c.in, names, aliases)
 		if got != c.want || ok != (c.want != "") {
 			t.Errorf("Match(%q) = %q, %v; want %q", c.in, got, ok, c.want)
 		}

@@ -1,33 +1,37 @@
 package calls
 
 import (
+	"sort"
 	"strings"
 
 	"github.com/loupeapp/loupe/tools/args"
 )
 
-// aliases maps names models often use to Loupe's tools.
-var aliases = map[string]string{
-	"sql": "run_sql", "query": "run_sql", "runquery": "run_sql", "executesql": "run_sql", "execute": "run_sql",
-	"executequery": "run_sql", "sqlquery": "run_sql", "runsqlquery": "run_sql", "querydatabase": "run_sql", "sqlexecutor": "run_sql",
-	"describe": "describe_table", "getschema": "describe_table", "tableschema": "describe_table", "gettableschema": "describe_table",
-	"getdetailedschema": "describe_table", "schema": "describe_table", "describetables": "describe_table",
-	"listtables": "list_datasets", "tables": "list_datasets", "showtables": "list_datasets", "listdatasets": "list_datasets", "getdatasets": "list_datasets",
-	"chart": "create_chart", "plot": "create_chart", "visualize": "create_chart", "createvisualization": "create_chart", "makechart": "create_chart",
-	"drawchart": "create_chart", "plotchart": "create_chart", "createplot": "create_chart",
-	"ask": "ask_user", "clarify": "ask_user", "askclarifyingquestion": "ask_user", "askuser": "ask_user", "askquestion": "ask_user",
-	"profile": "profile_data", "profilecolumn": "profile_data", "profilecolumns": "profile_data", "profiletable": "profile_data", "summarize": "profile_data",
-	"sample": "sample_rows", "head": "sample_rows", "preview": "sample_rows", "samplerows": "sample_rows",
-	"validate": "validate_finding", "validateanalysis": "validate_finding", "check": "validate_finding",
-	"python": "run_python", "runcode": "run_python", "executepython": "run_python",
-	"search": "search_schema", "findtables": "search_schema", "searchtables": "search_schema", "searchschema": "search_schema", "searchcolumns": "search_schema",
+// AliasIndex maps each tool's aliases (tool → the other names models call
+// it by), squashed, to the tool, for Match. An alias two tools claim goes
+// to the first in name order.
+func AliasIndex(aliases map[string][]string) map[string]string {
+	tools := make([]string, 0, len(aliases))
+	for t := range aliases {
+		tools = append(tools, t)
+	}
+	sort.Strings(tools)
+	out := map[string]string{}
+	for _, t := range tools {
+		for _, a := range aliases[t] {
+			if k := squash(a); k != "" && out[k] == "" {
+				out[k] = t
+			}
+		}
+	}
+	return out
 }
 
 // Match returns the tool among names that name most likely means: exact,
-// then ignoring case and separators, then a known alias, then a close
-// spelling (edit distance ≤ 2, and less than a third of the name). ok is
-// false when nothing is close enough.
-func Match(name string, names []string) (string, bool) {
+// then ignoring case and separators, then an alias (from AliasIndex), then
+// a close spelling (edit distance ≤ 2, and less than a third of the name).
+// ok is false when nothing is close enough.
+func Match(name string, names []string, aliases map[string]string) (string, bool) {
 	for _, n := range names {
 		if n == name {
 			return n, true

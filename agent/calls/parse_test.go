@@ -6,14 +6,23 @@ import (
 	"testing"
 )
 
+// testAliases are the aliases the parse tests use, as the tools declare
+// them.
+var testAliases = AliasIndex(map[string][]string{
+	"run_sql":        {"sql", "query", "runquery", "executesql", "execute", "executequery", "sqlquery", "runsqlquery", "querydatabase", "sqlexecutor"},
+	"describe_table": {"describe", "getschema", "tableschema", "gettableschema", "getdetailedschema", "schema", "describetables"},
+	"list_datasets":  {"listtables", "tables", "showtables", "listdatasets", "getdatasets"},
+	"create_chart":   {"chart", "plot", "visualize", "createvisualization", "makechart", "drawchart", "plotchart", "createplot"},
+})
+
 func testTools() Tools {
 	known := map[string]string{"run_sql": "sql", "describe_table": "table", "create_chart": "", "list_datasets": ""}
 	names := []string{"run_sql", "describe_table", "create_chart", "list_datasets"}
 	return Tools{
 		Names:  names,
-		IsTool: func(n string) bool { _, ok := Match(n, names); return ok },
+		IsTool: func(n string) bool { _, ok := Match(n, names, testAliases); return ok },
 		Primary: func(n string) string {
-			m, _ := Match(n, names)
+			m, _ := Match(n, names, testAliases)
 			return known[m]
 		},
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/loupeapp/loupe/tools"
 	"github.com/loupeapp/loupe/tools/askuser"
 	"github.com/loupeapp/loupe/tools/chart"
+	"github.com/loupeapp/loupe/tools/outliers"
 	"github.com/loupeapp/loupe/tools/profile"
 	"github.com/loupeapp/loupe/tools/schema"
 	"github.com/loupeapp/loupe/tools/sqltool"
@@ -39,6 +40,7 @@ func workspaceTools(ws *workspace.Workspace, store *results.Store, cfg sqltool.C
 		chart.New(ws.Query),
 		validate.New(ws, ws.Query),
 		askuser.New(),
+		outliers.New(ws, ws.Query, sql),
 	)
 	return tools.NewSet(append(all, extra...)...)
 }

@@ -43,7 +43,13 @@ func (t *Tool) Spec() tools.Spec {
 		Name: Name,
 		Description: "Ask the user a clarifying question when the request is ambiguous, instead of guessing. " +
 			"Ends your turn; the user's next message answers. Offer options when the data suggests them.",
-		Parameters: params.Schema(),
+		Parameters:  params.Schema(),
+		Guidance:    tools.Guidance{Stage: tools.StageClarify, Text: "If the question is ambiguous (which measure, which period, which table or value) and the data does not settle it, call ask_user with one short question and options; do not guess."},
+		Aliases:     []string{"ask", "clarify", "askclarifyingquestion", "askuser", "askquestion"},
+		Example:     json.RawMessage(`{"question": "Which year?", "options": ["2023", "2024"]}`),
+		Evidence:    tools.EvidenceNone,
+		SchemaLevel: tools.SchemaStructure,
+		View:        tools.View{Icon: "chat", Doing: "Asking you a question", Did: "Asked you a question"},
 	}
 }
 

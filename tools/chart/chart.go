@@ -14,7 +14,6 @@ import (
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 
-	"github.com/loupeapp/loupe/data/guard"
 	"github.com/loupeapp/loupe/data/query"
 	"github.com/loupeapp/loupe/tools"
 )
@@ -61,7 +60,12 @@ var parameters = json.RawMessage(`{
 
 // Spec describes the tool to the model.
 func (t *Tool) Spec() tools.Spec {
-	return tools.Spec{Name: Name, Description: description, Parameters: parameters}
+	return tools.Spec{Name: Name, Description: description, Parameters: parameters,
+		Guidance: tools.Guidance{Stage: tools.StagePresent, Text: "When a trend, comparison or distribution is worth seeing, call create_chart with a Vega-Lite spec (no data) and the SQL for its data."},
+		Aliases:  []string{"chart", "plot", "visualize", "createvisualization", "makechart", "drawchart", "plotchart", "createplot"},
+		Evidence: tools.EvidenceChart,
+		View:     tools.View{Icon: "chart", Doing: "Drawing a chart", Did: "Drew a chart"},
+	}
 }
 
 // Run validates the spec, runs the query and returns the chart with its
@@ -69,11 +73,11 @@ func (t *Tool) Spec() tools.Spec {
 func (t *Tool) Run(ctx context.Context, raw json.RawMessage) (tools.Result, error) {
 	a, problem := decodeArgs(raw)
 	if problem != "" {
-		return failed(problem, "invalid arguments", ""), nil
+		return tools.Failed(problem, "invalid arguments", ""), nil
 	}
 	notes, problem := prepare(a.Spec)
 	if problem != "" {
-		return failed(problem, "invalid spec", a.SQL), nil
+		return tools.Failed(problem, "invalid spec", a.SQL), nil
 	}
 	issues, err := checkSchema(a.Spec)
 	if err != nil {
@@ -81,22 +85,25 @@ func (t *Tool) Run(ctx context.Context, raw json.RawMessage) (tools.Result, erro
 	}
 	if len(issues) > 0 {
 		msg := "The Vega-Lite spec is invalid (schema " + SchemaVersion + "):\n- " + strings.Join(issues, "\n- ") + "\nFix the spec and call create_chart again."
-		return failed(msg, "invalid Vega-Lite spec", a.SQL), nil
+		return tools.Failed(msg, "invalid Vega-Lite spec", a.SQL), nil
 	}
 	res, err := t.run.Run(ctx, a.SQL, query.Limits{MaxRows: MaxRows})
 	if err != nil {
 		if ctx.Err() != nil {
 			return tools.Result{}, ctx.Err()
 		}
-		msg, ok := queryProblem(err)
+		msg, ok := tools.QueryProblem(err)
 		if !ok {
 			return tools.Result{}, fmt.Errorf("chart query: %w", err)
 		}
-		return failed("The chart's SQL failed: "+msg, "SQL error", a.SQL), nil
+		if de := (*duckdb.Error)(nil); errors.As(err, &de) {
+			msg += "\nTest the query with run_sql first if unsure."
+		}
+		return tools.Failed("The chart's SQL failed: "+msg, "SQL error", a.SQL), nil
 	}
 	if res.Truncated {
 		msg := fmt.Sprintf("The chart's SQL returns %d rows; a chart takes at most %d. Aggregate in the SQL (GROUP BY, date_trunc, histogram bins) or sample (USING SAMPLE %d ROWS), then call create_chart again.", res.RowCount, MaxRows, MaxRows)
-		return failed(msg, fmt.Sprintf("%d rows: too many", res.RowCount), a.SQL), nil
+		return tools.Failed(msg, fmt.Sprintf("%d rows: too many", res.RowCount), a.SQL), nil
 	}
 	if len(res.Rows) == 0 {
 		// An empty result is an answer, not a failure (see tools.Tool).
@@ -105,17 +112,17 @@ func (t *Tool) Run(ctx context.Context, raw json.RawMessage) (tools.Result, erro
 	}
 	cols, problem := columns(res.Columns)
 	if problem != "" {
-		return failed(problem, "duplicate column", a.SQL), nil
+		return tools.Failed(problem, "duplicate column", a.SQL), nil
 	}
 	if problem := tooltipImage(a.Spec, cols); problem != "" {
-		return failed("The chart was refused: "+problem+".", "refused: tooltip image", a.SQL), nil
+		return tools.Failed("The chart was refused: "+problem+".", "refused: tooltip image", a.SQL), nil
 	}
 	w := &walker{}
 	w.spec(a.Spec, "", &scope{derived: map[string]bool{}})
 	problems, temporal := check(w, cols, res.Rows)
 	if len(problems) > 0 {
 		msg := "The spec does not fit the query result:\n- " + strings.Join(problems, "\n- ") + "\nFix the spec or the SQL and call create_chart again."
-		return failed(msg, firstLine(problems[0]), a.SQL), nil
+		return tools.Failed(msg, firstLine(problems[0]), a.SQL), nil
 	}
 	a.Spec["data"] = map[string]any{"values": values(cols, res.Rows, temporal)}
 	applyDefaults(a.Spec, a.Title)
@@ -143,31 +150,6 @@ func (t *Tool) Run(ctx context.Context, raw json.RawMessage) (tools.Result, erro
 			Chart: &tools.Chart{Title: a.Title, Spec: specJSON, Mark: mark, Rows: len(res.Rows)},
 		},
 	}, nil
-}
-
-func failed(msg, summary, sql string) tools.Result {
-	return tools.Result{
-		ForModel: msg,
-		Summary:  summary,
-		Display:  tools.Display{Kind: tools.KindError, Text: msg, SQL: sql},
-		Failed:   true,
-	}
-}
-
-// queryProblem returns the message of a query failure the model can fix
-// (refused, empty, timed out, or DuckDB's error in the SQL) and true, or
-// false for anything else.
-func queryProblem(err error) (string, bool) {
-	var refused *guard.RefusedError
-	var timeout *query.TimeoutError
-	var de *duckdb.Error
-	switch {
-	case errors.As(err, &refused), errors.Is(err, guard.ErrEmpty), errors.As(err, &timeout):
-		return err.Error(), true
-	case errors.As(err, &de):
-		return de.Error() + "\nTest the query with run_sql first if unsure.", true
-	}
-	return "", false
 }
 
 // columns checks the result's column names are unique and types them.

@@ -6,16 +6,12 @@ package profile
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
 	"time"
 
-	duckdb "github.com/duckdb/duckdb-go/v2"
-
 	"github.com/loupeapp/loupe/data/catalog"
-	"github.com/loupeapp/loupe/data/guard"
 	"github.com/loupeapp/loupe/data/query"
 	"github.com/loupeapp/loupe/tools"
 	targs "github.com/loupeapp/loupe/tools/args"
@@ -53,7 +49,12 @@ const description = `Profile a dataset's columns: NULLs, distinct values, min/ma
 
 // Spec describes the tool to the model.
 func (t *Tool) Spec() tools.Spec {
-	return tools.Spec{Name: Name, Description: description, Parameters: params.Schema()}
+	return tools.Spec{Name: Name, Description: description, Parameters: params.Schema(),
+		Aliases:  []string{"profile", "profilecolumn", "profilecolumns", "profiletable", "summarize"},
+		Example:  json.RawMessage(`{"table": "orders"}`),
+		Evidence: tools.EvidenceQuery,
+		View:     tools.View{Icon: "pulse", Doing: "Profiling[ {table}]", Did: "Profiled[ {table}]"},
+	}
 }
 
 // Run profiles the table. An unknown table or column, or a query the
@@ -66,22 +67,22 @@ func (t *Tool) Run(ctx context.Context, raw json.RawMessage) (tools.Result, erro
 	}
 	ds, problem, err := t.dataset(ctx, a.Table)
 	if err != nil || problem != "" {
-		return failed(problem, "unknown table"), err
+		return tools.Failed(problem, "unknown table", ""), err
 	}
 	cols, problem := pick(ds, a.Columns)
 	if problem != "" {
-		return failed(problem, "unknown column"), nil
+		return tools.Failed(problem, "unknown column", ""), nil
 	}
 	p, err := t.profile(ctx, ds, cols)
 	if err != nil {
 		if ctx.Err() != nil {
 			return tools.Result{}, ctx.Err()
 		}
-		msg, ok := queryProblem(err)
+		msg, ok := tools.QueryProblem(err)
 		if !ok {
 			return tools.Result{}, fmt.Errorf("profile %s: %w", ds.Name, err)
 		}
-		return failed("Profiling "+ds.Name+" failed: "+msg+"\nProfile fewer columns, or query the table with run_sql.", "profile failed"), nil
+		return tools.Failed("Profiling "+ds.Name+" failed: "+msg+"\nProfile fewer columns, or query the table with run_sql.", "profile failed", ""), nil
 	}
 	p.ElapsedMS = float64(time.Since(start).Microseconds()) / 1000
 	data, err := json.Marshal(p)
@@ -236,28 +237,6 @@ func (t *Tool) one(ctx context.Context, sql string) (*query.Result, error) {
 		return nil, fmt.Errorf("profile query returned %d rows, want 1", len(res.Rows))
 	}
 	return res, nil
-}
-
-func failed(msg, summary string) tools.Result {
-	return tools.Result{
-		ForModel: msg,
-		Summary:  summary,
-		Display:  tools.Display{Kind: tools.KindError, Text: msg},
-		Failed:   true,
-	}
-}
-
-// queryProblem returns the message of a query failure the model can work
-// around and true, or false for an infrastructure failure.
-func queryProblem(err error) (string, bool) {
-	var refused *guard.RefusedError
-	var timeout *query.TimeoutError
-	var de *duckdb.Error
-	switch {
-	case errors.As(err, &refused), errors.As(err, &timeout), errors.As(err, &de):
-		return err.Error(), true
-	}
-	return "", false
 }
 
 // closest is the name nearest to s, if near enough to be a typo, else "".

@@ -176,6 +176,9 @@ func (t *Tool) Spec() tools.Spec {
 			"Limits: %s, %d MB memory, 1 CPU. An error returns its traceback: fix the code and try again.",
 			(modelStdoutHead+modelStdoutTail)>>10, l.Timeout, l.Memory>>20),
 		Parameters: params.Schema(),
+		Aliases:    []string{"python", "runcode", "executepython"},
+		Evidence:   tools.EvidenceChart,
+		View:       tools.View{Icon: "terminal", Doing: "Running Python", Did: "Ran Python"},
 	}
 }
 

@@ -266,9 +266,11 @@ func summaryOf(out *sandbox.Outcome) string {
 	return s
 }
 
+// failed is tools.Failed with the run's detail for the UI.
 func failed(msg, summary string, d detail) tools.Result {
-	return tools.Result{ForModel: msg, Summary: clip(summary, 100), Failed: true,
-		Display: tools.Display{Kind: tools.KindError, Text: msg, Data: mustJSON(d)}}
+	r := tools.Failed(msg, summary, "")
+	r.Display.Data = mustJSON(d)
+	return r
 }
 
 // soleSQL is the query behind the run when it had exactly one input and

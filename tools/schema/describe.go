@@ -34,7 +34,13 @@ func (t *DescribeTable) Spec() tools.Spec {
 		Name: "describe_table",
 		Description: "Show a dataset's columns with type, nulls, distinct count, range, frequent values and examples. " +
 			"Use it before writing SQL on a table you have not seen.",
-		Parameters: describeParams.Schema(),
+		Parameters:  describeParams.Schema(),
+		Guidance:    tools.Guidance{Stage: tools.StageExplore, Text: "When unsure of a table's columns or values, call describe_table before writing SQL."},
+		Aliases:     []string{"describe", "getschema", "tableschema", "gettableschema", "getdetailedschema", "schema", "describetables"},
+		Example:     json.RawMessage(`{"table": "orders"}`),
+		Evidence:    tools.EvidenceNone,
+		SchemaLevel: tools.SchemaDescribe,
+		View:        tools.View{Icon: "eye", Doing: "Looking at table[ {table}]", Did: "Looked at table[ {table}]"},
 	}
 }
 

@@ -30,6 +30,10 @@ func (t *ListDatasets) Spec() tools.Spec {
 		Name:        "list_datasets",
 		Description: "List every loaded dataset (table): name, rows, columns, file type. Takes no arguments.",
 		Parameters:  listParams.Schema(),
+		Aliases:     []string{"listtables", "tables", "showtables", "listdatasets", "getdatasets"},
+		Evidence:    tools.EvidenceNone,
+		SchemaLevel: tools.SchemaStructure,
+		View:        tools.View{Icon: "database", Doing: "Listing the datasets", Did: "Listed the datasets"},
 	}
 }
 

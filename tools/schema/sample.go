@@ -42,6 +42,10 @@ func (t *SampleRows) Spec() tools.Spec {
 		Name:        "sample_rows",
 		Description: fmt.Sprintf("Show the first rows of a dataset (at most %d), optionally only rows matching a SQL condition.", MaxSample),
 		Parameters:  sampleParams.Schema(),
+		Aliases:     []string{"sample", "head", "preview", "samplerows"},
+		Example:     json.RawMessage(`{"table": "orders"}`),
+		Evidence:    tools.EvidenceQuery,
+		View:        tools.View{Icon: "eye", Doing: "Sampling rows[ of {table}]", Did: "Sampled rows[ of {table}]"},
 	}
 }
 

@@ -40,6 +40,8 @@ func (t *Prior) Spec() tools.Spec {
 		Name:        "find_prior_query",
 		Description: "Find earlier successful queries (this conversation's first, then the workspace's) whose questions are most like this one, with their SQL, tables and result. When one is close (a follow-up such as \"the same for 2024\"), adapt its SQL instead of writing a new query from scratch.",
 		Parameters:  priorParams.Schema(),
+		Evidence:    tools.EvidenceNone,
+		View:        tools.View{Icon: "search", Doing: "Looking for earlier queries", Did: "Looked for earlier queries"},
 	}
 }
 

@@ -51,6 +51,9 @@ func (t *Schema) Spec() tools.Spec {
 		Name:        "search_schema",
 		Description: "Find the tables that best match a description, among all loaded datasets (not only those in the prompt): ranked tables with their matching columns. Use it when the tables you were given do not hold what the question needs.",
 		Parameters:  schemaParams.Schema(),
+		Aliases:     []string{"search", "findtables", "searchtables", "searchschema", "searchcolumns"},
+		Evidence:    tools.EvidenceNone,
+		View:        tools.View{Icon: "search", Doing: "Searching the tables", Did: "Searched the tables"},
 	}
 }
 

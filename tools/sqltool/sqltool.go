@@ -108,6 +108,12 @@ func (t *Tool) Spec() tools.Spec {
 			"DuckDB dialect: LIMIT n (no TOP), \"double quotes\" for names, 'single quotes' for text, ILIKE, x::TYPE casts, "+
 			"a || b joins text, date_trunc('month', d), GROUP BY ALL, / gives decimals and // whole numbers.", t.cfg.PreviewRows),
 		Parameters: params.Schema(),
+		Guidance:   tools.Guidance{Stage: tools.StageQuery, Text: "Run focused queries with run_sql, read the results, refine."},
+		Aliases: []string{"sql", "query", "runquery", "executesql", "execute", "executequery", "sqlquery", "runsqlquery",
+			"querydatabase", "sqlexecutor"},
+		Example:  json.RawMessage(`{"sql": "SELECT region, count(*) FROM orders GROUP BY region"}`),
+		Evidence: tools.EvidenceQuery,
+		View:     tools.View{Icon: "table", Doing: "Running a query", Did: "Ran a query"},
 	}
 }
 
@@ -186,12 +192,12 @@ func (t *Tool) failure(ctx context.Context, err error, sql string) (tools.Result
 	switch {
 	case errors.As(err, &refused):
 		msg := fmt.Sprintf("The query was refused: %s. Only SELECT queries are allowed (the workspace is read-only): rewrite it as one SELECT.", refused.Reason)
-		return failed(msg, "refused: "+refused.Reason, sql), nil
+		return tools.Failed(msg, "refused: "+refused.Reason, sql), nil
 	case errors.As(err, &timeout):
 		msg := fmt.Sprintf("The query was stopped after the %s time limit. Simplify or aggregate: filter early, aggregate before joining, avoid cross joins, or sample with USING SAMPLE 10%%.", timeout.Limit)
-		return failed(msg, "timed out after "+timeout.Limit.String(), sql), nil
+		return tools.Failed(msg, "timed out after "+timeout.Limit.String(), sql), nil
 	case errors.Is(err, guard.ErrEmpty):
-		return failed("The query is empty: pass one SELECT statement in \"sql\".", "empty query", sql), nil
+		return tools.Failed("The query is empty: pass one SELECT statement in \"sql\".", "empty query", sql), nil
 	case errors.As(err, &de) && fixable(de.Type):
 		return t.sqlFailure(ctx, err.Error(), sql)
 	}
@@ -228,17 +234,5 @@ func (t *Tool) sqlFailure(ctx context.Context, msg, sql string) (tools.Result, e
 	}
 	b.WriteString("\nFix the query and try again.")
 	first, _, _ := strings.Cut(msg, "\n")
-	return failed(b.String(), first, sql), nil
-}
-
-func failed(msg, summary, sql string) tools.Result {
-	if r := []rune(summary); len(r) > 100 {
-		summary = string(r[:99]) + "…"
-	}
-	return tools.Result{
-		ForModel: msg,
-		Summary:  summary,
-		Failed:   true,
-		Display:  tools.Display{Kind: tools.KindError, Text: msg, SQL: sql},
-	}
+	return tools.Failed(b.String(), first, sql), nil
 }

@@ -8,16 +8,12 @@ package validate
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
 	"sync"
 
-	duckdb "github.com/duckdb/duckdb-go/v2"
-
 	"github.com/loupeapp/loupe/data/catalog"
-	"github.com/loupeapp/loupe/data/guard"
 	"github.com/loupeapp/loupe/data/query"
 	"github.com/loupeapp/loupe/tools"
 	targs "github.com/loupeapp/loupe/tools/args"
@@ -67,7 +63,12 @@ var params = targs.Params{Tool: Name, IgnoreUnknown: true, List: []targs.Param{
 
 // Spec describes the tool to the model.
 func (t *Tool) Spec() tools.Spec {
-	return tools.Spec{Name: Name, Description: description, Parameters: params.Schema()}
+	return tools.Spec{Name: Name, Description: description, Parameters: params.Schema(),
+		Guidance: tools.Guidance{Stage: tools.StageCheck, Text: "Check an important or surprising claim with validate_finding before stating it."},
+		Aliases:  []string{"validate", "validateanalysis", "check"},
+		Evidence: tools.EvidenceQuery,
+		View:     tools.View{Icon: "check", Doing: "Checking a finding", Did: "Checked a finding"},
+	}
 }
 
 // args are validate_finding's arguments once decoded.
@@ -118,14 +119,14 @@ func (t *Tool) Run(ctx context.Context, raw json.RawMessage) (tools.Result, erro
 		if ctx.Err() != nil {
 			return tools.Result{}, ctx.Err()
 		}
-		msg, ok := queryProblem(err)
+		msg, ok := tools.QueryProblem(err)
 		if !ok {
 			return tools.Result{}, fmt.Errorf("validate finding: %w", err)
 		}
-		return failed("The finding's SQL failed: "+msg, "SQL error", a.SQL), nil
+		return tools.Failed("The finding's SQL failed: "+msg, "SQL error", a.SQL), nil
 	}
 	if problem != "" {
-		return failed(problem, "cannot validate", a.SQL), nil
+		return tools.Failed(problem, "cannot validate", a.SQL), nil
 	}
 	data, err := json.Marshal(v)
 	if err != nil {
@@ -147,28 +148,4 @@ func firstReason(v *Verdict) string {
 		r = string([]rune(r)[:100]) + "…"
 	}
 	return r
-}
-
-func failed(msg, summary, sql string) tools.Result {
-	return tools.Result{
-		ForModel: msg,
-		Summary:  summary,
-		Display:  tools.Display{Kind: tools.KindError, Text: msg, SQL: sql},
-		Failed:   true,
-	}
-}
-
-// queryProblem returns the message of a query failure the model can fix
-// and true, or false for an infrastructure failure.
-func queryProblem(err error) (string, bool) {
-	var refused *guard.RefusedError
-	var timeout *query.TimeoutError
-	var de *duckdb.Error
-	switch {
-	case errors.As(err, &refused), errors.Is(err, guard.ErrEmpty), errors.As(err, &timeout):
-		return err.Error(), true
-	case errors.As(err, &de):
-		return de.Error(), true
-	}
-	return "", false
 }

@@ -213,11 +213,23 @@ export interface Usage {
   completion_tokens: number;
 }
 
+/**
+ * How the trace shows a tool's calls (tools.View, from the tool's Spec).
+ * doing/did may hold "{arg}" inside an optional "[…]" part.
+ */
+export interface ToolView {
+  icon?: string;
+  doing?: string;
+  did?: string;
+}
+
 /** A tool call as the model made it; arguments as the model wrote them. */
 export interface CallEvent {
   id: string;
   name: string;
   arguments: unknown;
+  /** The tool's view; absent for an unknown tool or a call recorded before calls carried it. */
+  view?: ToolView;
 }
 
 export interface ResultEvent {

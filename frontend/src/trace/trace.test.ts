@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../api';
+import type { AgentEvent, ToolView } from '../api';
 import { recordedRun } from '../test/fakeApi';
-import { answerStep, buildTrace, callSQL, describeCall, formatDuration, stripRefs } from './trace';
+import { answerStep, buildTrace, callSQL, describeCall, formatDuration, stripRefs, type CallView } from './trace';
 
 describe('buildTrace', () => {
   const events = recordedRun('run-chart');
@@ -60,17 +60,44 @@ describe('plain words', () => {
     ...(done ? { result: { call_id: 'c', name, summary: '', display: { kind: 'text' }, duration_ms: 1 } } : {}),
   });
 
+  // The views the tools' Specs give (tools/*/…go, Spec().View).
+  const views: Record<string, ToolView> = {
+    run_sql: { icon: 'table', doing: 'Running a query', did: 'Ran a query' },
+    describe_table: { icon: 'eye', doing: 'Looking at table[ {table}]', did: 'Looked at table[ {table}]' },
+    sample_rows: { icon: 'eye', doing: 'Sampling rows[ of {table}]', did: 'Sampled rows[ of {table}]' },
+    find_outliers: { icon: 'warning', doing: 'Looking for outliers[ in {table}]', did: 'Looked for outliers[ in {table}]' },
+    odd: { did: 'Compared {a} with {b}[ by {by}]' },
+  };
+  const viewed = (name: string, args: Record<string, unknown>, done: boolean) => {
+    const c = call(name, args, done) as CallView;
+    const v = views[name];
+    return v ? { ...c, view: v } : c;
+  };
+
   it.each([
     ['run_sql', {}, true, 'Ran a query'],
     ['run_sql', {}, false, 'Running a query…'],
     ['describe_table', { table: 'orders' }, true, 'Looked at table orders'],
-    ['create_chart', {}, true, 'Drew a chart'],
-    ['profile_data', { table: 'orders' }, true, 'Profiled orders'],
-    ['list_datasets', {}, true, 'Listed the datasets'],
-    ['ask_user', {}, true, 'Asked you a question'],
+    ['describe_table', { table_name: 'orders' }, false, 'Looking at table orders…'],
+    ['describe_table', {}, true, 'Looked at table'],
+    ['sample_rows', { dataset: 'orders' }, true, 'Sampled rows of orders'],
+    ['sample_rows', {}, true, 'Sampled rows'],
+    ['find_outliers', { table: 'payments', column: 'amount' }, true, 'Looked for outliers in payments'],
+    ['find_outliers', { sql: 'SELECT 1' }, false, 'Looking for outliers…'],
+    ['odd', { a: 2023, b: '2024', by: 'region' }, true, 'Compared 2023 with 2024 by region'],
+    ['odd', { a: 2023, b: '2024' }, true, 'Compared 2023 with 2024'],
     ['some_new_tool', {}, true, 'Used some new tool'],
+    ['some_new_tool', {}, false, 'Using some new tool…'],
   ])('%s %j (done %s) reads "%s"', (name, args, done, want) => {
-    expect(describeCall(call(name, args, done) as never)).toBe(want);
+    expect(describeCall(viewed(name, args, done))).toBe(want);
+  });
+
+  it('takes each call its view from the recorded tool_call event', () => {
+    const events = recordedRun('run-chart');
+    const t = buildTrace(events[0]!.run_id, events);
+    const calls = t.steps.flatMap((s) => s.calls);
+    expect(calls.map((c) => c.view?.icon)).toEqual(['eye', 'table', 'chart']);
+    expect(calls.map((c) => describeCall(c))).toEqual(['Looked at table service_requests', 'Ran a query', 'Drew a chart']);
   });
 
   it('finds the SQL of a call in its result, its chart or its arguments', () => {

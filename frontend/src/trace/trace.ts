@@ -1,7 +1,7 @@
 // The trace of one run: the agent's events folded into steps the chat view
 // draws. Pure functions, so a recorded event sequence renders the same way
 // live and when a saved conversation is opened again.
-import type { AgentEvent, Outcome } from '../api';
+import type { AgentEvent, Outcome, ToolView } from '../api';
 
 type CallEvent = NonNullable<AgentEvent['call']>;
 type ResultEvent = NonNullable<AgentEvent['result']>;
@@ -16,6 +16,8 @@ export interface CallView {
   name: string;
   args: Record<string, unknown>;
   step: number;
+  /** How the tool says its calls are shown (its Spec's View). */
+  view?: ToolView;
   result?: ResultEvent;
   chart?: ChartEvent;
 }
@@ -125,6 +127,7 @@ function callKey(step: number | undefined, id: string): string {
 function addCall(s: StepView, calls: Map<string, CallView>, c: CallEvent, stepNum: number): CallView {
   const key = callKey(stepNum, c.id);
   const view: CallView = { key, id: c.id, name: c.name, args: parseArgs(c.arguments), step: stepNum };
+  if (c.view) view.view = c.view;
   calls.set(key, view);
   s.calls.push(view);
   return view;
@@ -171,41 +174,49 @@ export function callSQL(c: CallView): string | undefined {
   return typeof a === 'string' && a.trim() !== '' ? a : undefined;
 }
 
-/** The table a call is about, if it names one. */
-function callTable(c: CallView): string | undefined {
-  const a = c.args['table'] ?? c.args['table_name'] ?? c.args['dataset'] ?? c.args['name'];
-  return typeof a === 'string' && a !== '' ? a : undefined;
+/** The argument names that may name a call's table, for "{table}". */
+const tableArgs = ['table', 'table_name', 'dataset', 'name'];
+
+/** A call's argument as text, for a view's "{arg}"; undefined when absent. */
+function argText(c: CallView, name: string): string | undefined {
+  for (const k of name === 'table' ? tableArgs : [name]) {
+    const v = c.args[k];
+    if ((typeof v === 'string' && v !== '') || typeof v === 'number') return String(v);
+  }
+  return undefined;
 }
 
-/** A tool call said in plain words: "Ran a query", "Looked at table orders". */
+/**
+ * fillView fills a view's template with the call's arguments: "{arg}"
+ * becomes the argument, and an optional part "[…]" is dropped when an
+ * argument it holds is missing.
+ */
+export function fillView(template: string, c: CallView): string {
+  const fill = (s: string): string | undefined => {
+    let missing = false;
+    const out = s.replace(/\{(\w+)\}/g, (_, name: string) => {
+      const v = argText(c, name);
+      if (v === undefined) missing = true;
+      return v ?? '';
+    });
+    return missing ? undefined : out;
+  };
+  const withOptional = template.replace(/\[([^\]]*)\]/g, (_, part: string) => fill(part) ?? '');
+  return fill(withOptional) ?? withOptional.replace(/\{\w+\}/g, '').trim();
+}
+
+/**
+ * A tool call said in plain words, as the tool's view says it ("Ran a
+ * query", "Looked at table orders"); a tool without one by its name ("Used
+ * search schema").
+ */
 export function describeCall(c: CallView): string {
   const running = c.result === undefined;
-  const table = callTable(c);
-  const of = (verb: string) => (table ? `${verb} ${table}` : verb);
-  switch (c.name) {
-    case 'run_sql':
-      return running ? 'Running a query…' : 'Ran a query';
-    case 'describe_table':
-      return running ? of('Looking at table') + '…' : of('Looked at table');
-    case 'list_datasets':
-      return running ? 'Listing the datasets…' : 'Listed the datasets';
-    case 'sample_rows':
-      return running ? `Sampling rows${table ? ` of ${table}` : ''}…` : `Sampled rows${table ? ` of ${table}` : ''}`;
-    case 'profile_data':
-      return running ? of('Profiling') + '…' : of('Profiled');
-    case 'create_chart':
-      return running ? 'Drawing a chart…' : 'Drew a chart';
-    case 'validate_finding':
-      return running ? 'Checking a finding…' : 'Checked a finding';
-    case 'ask_user':
-      return 'Asked you a question';
-    case 'run_python':
-      return running ? 'Running Python…' : 'Ran Python';
-    default: {
-      const words = c.name.replace(/_/g, ' ');
-      return running ? `Using ${words}…` : `Used ${words}`;
-    }
-  }
+  const v = c.view;
+  if (running && v?.doing) return fillView(v.doing, c) + '…';
+  if (!running && v?.did) return fillView(v.did, c);
+  const words = c.name.replace(/_/g, ' ');
+  return running ? `Using ${words}…` : `Used ${words}`;
 }
 
 /** A short subtitle for a call: the query's purpose, the chart's title. */

@@ -1,24 +1,12 @@
 import { useMemo } from 'react';
 import { callDetail, callSQL, describeCall, evidenceId, formatDuration, type CallView } from '../../trace/trace';
 import { useActions } from '../../state/actions';
-import { Icon, type IconName } from '../common/Icon';
+import { Icon } from '../common/Icon';
 import { SqlBlock } from '../common/SqlBlock';
-import { DataGrid, type GridSource } from '../grid/DataGrid';
-import { ChartView } from './ChartView';
-import { ProfileView, type ProfileData } from '../data/ProfileView';
-import { VerdictView, type VerdictData } from './VerdictView';
+import type { GridSource } from '../grid/DataGrid';
+import { DisplayBody, callIcon, displays } from './displays';
 
-const icons: Record<string, IconName> = {
-  run_sql: 'table',
-  describe_table: 'eye',
-  list_datasets: 'database',
-  sample_rows: 'eye',
-  profile_data: 'pulse',
-  create_chart: 'chart',
-  validate_finding: 'check',
-  ask_user: 'chat',
-  run_python: 'terminal',
-};
+export { opensByDefault } from './displays';
 
 /** The evidence ref a call produced ("q1", "c1"), if any. */
 export function callRef(c: CallView): string | undefined {
@@ -68,7 +56,7 @@ export function CallCard({
       <button type="button" className="call__head" aria-expanded={open} onClick={onToggle}>
         <Icon name="chevron" size={12} className="call__chevron" />
         <span className={`call__icon call__icon--${state}`}>
-          {state === 'running' ? <span className="spinner" aria-label="running" /> : <Icon name={icons[call.name] ?? 'sparkle'} size={14} />}
+          {state === 'running' ? <span className="spinner" aria-label="running" /> : <Icon name={callIcon(call)} size={14} />}
         </span>
         <span className="call__title">{describeCall(call)}</span>
         {detail && <span className="call__detail">{detail}</span>}
@@ -87,20 +75,11 @@ export function CallCard({
               </button>
             </div>
           )}
-          {display?.kind === 'error' && <div className="call__error">{display.text}</div>}
-          {display?.kind === 'text' && display.text && <pre className="call__text">{display.text}</pre>}
-          {source && <DataGrid source={source} />}
-          {chart && <ChartView spec={chart.spec} title={chart.title} />}
-          {display?.kind === 'profile' && display.data != null && <ProfileView data={display.data as ProfileData} />}
-          {display?.kind === 'verdict' && display.data != null && <VerdictView data={display.data as VerdictData} />}
+          {display && <DisplayBody kind={display.kind} display={display} source={source} chart={chart} />}
+          {chart && display?.kind !== 'chart' && displays.chart.Body({ display: display ?? { kind: 'chart' }, source: null, chart })}
           {r === undefined && !sql && <div className="call__waiting">Working…</div>}
         </div>
       )}
     </section>
   );
-}
-
-/** Calls that open by themselves: charts, and failures worth reading. */
-export function opensByDefault(c: CallView): boolean {
-  return c.name === 'create_chart' && c.result !== undefined && !c.result.failed;
 }

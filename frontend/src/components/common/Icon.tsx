@@ -36,6 +36,9 @@ const paths = {
 
 export type IconName = keyof typeof paths;
 
+/** Every icon's name, for checking a name that comes as data (a tool's view). */
+export const iconNames = Object.keys(paths) as readonly IconName[];
+
 export function Icon({ name, size = 16, className }: { name: IconName; size?: number; className?: string }) {
   return (
     <svg
