@@ -5,7 +5,7 @@ import { basename } from '../../format';
 import { problemOf, type Problem } from '../../state/problem';
 import { ErrorNote } from '../common/ErrorNote';
 import { Icon } from '../common/Icon';
-import { checkWords } from './actions';
+import { checkWords } from '../../state/actions';
 import { ModalForm } from '../common/ModalForm';
 import { RoleWarningNote } from './RoleWarningNote';
 import readOnlyRole from './readOnlyRole.json';
