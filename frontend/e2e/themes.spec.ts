@@ -57,7 +57,10 @@ test.describe('themes', () => {
       await expect(turn.getByTestId('chart').locator('svg .mark-rect path').first()).toBeVisible();
       await snap(page, `${scheme}-chat-answer`);
       await turn.getByTestId('findings').getByRole('button', { name: 'q1' }).first().click();
-      await expect(turn.locator('[id$="-q1"]').getByTestId('grid-count')).toContainText('8 rows');
+      const q1 = turn.locator('[id$="-q1"]');
+      await expect(q1.getByTestId('grid-count')).toContainText('8 rows');
+      await expect(q1).toBeInViewport();
+      await page.waitForTimeout(500); // the scroll to it is smooth
       await snap(page, `${scheme}-chat-evidence`);
 
       await turn.getByRole('button', { name: /Generate report/ }).click();

@@ -7,6 +7,7 @@ import { DataGrid, type GridSource } from '../grid/DataGrid';
 import { ChartView } from './ChartView';
 import { ProfileView, type ProfileData } from '../data/ProfileView';
 import { VerdictView, type VerdictData } from './VerdictView';
+import './chat.css';
 
 const icons: Record<string, IconName> = {
   run_sql: 'table',

@@ -11,6 +11,7 @@ import { Composer } from './Composer';
 import { Turn } from './Turn';
 import { ModelBanner } from './ModelBanner';
 import { PrivacyChooser } from '../privacy/Privacy';
+import './chat.css';
 
 const noEvents: AgentEvent[] = [];
 

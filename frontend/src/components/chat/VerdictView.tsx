@@ -1,4 +1,5 @@
 import type { VerdictData } from '../../api';
+import './verdict.css';
 
 // The validate_finding tool's display data is typed in the API layer,
 // checked there against the Go type (tools/validate Verdict).

@@ -10,6 +10,7 @@ import { ModalForm } from '../common/ModalForm';
 import { RoleWarningNote } from './RoleWarningNote';
 import readOnlyRole from './readOnlyRole.json';
 import './connections.css';
+import '../settings/settings.css';
 
 /** The ways to describe a connection, as the dialog offers them. */
 export type Mode = 'postgres' | 'mysql' | 'sqlite' | 'url';

@@ -8,6 +8,7 @@ import { ChartView } from '../chat/ChartView';
 import { ErrorNote } from '../common/ErrorNote';
 import { Icon } from '../common/Icon';
 import { DataGrid, isNumericType, isTimeType, type GridSource } from '../grid/DataGrid';
+import './console.css';
 
 const SqlEditor = lazy(() => import('./SqlEditor'));
 

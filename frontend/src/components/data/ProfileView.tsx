@@ -1,5 +1,6 @@
 import type { ProfileColumn, ProfileData } from '../../api';
 import { cellText, formatCount } from '../../format';
+import './profile.css';
 
 // The profile tool's display data is typed in the API layer, checked there
 // against the Go type (tools/profile Profile).

@@ -10,6 +10,7 @@ import { ErrorNote } from '../common/ErrorNote';
 import { Icon } from '../common/Icon';
 import { PrivacySettings } from '../privacy/Privacy';
 import { SandboxBuild } from './SandboxBuild';
+import './settings.css';
 
 interface Pull {
   name: string;
