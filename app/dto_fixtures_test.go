@@ -110,8 +110,10 @@ var dtoFixtures = map[string]any{
 
 const fixtureDir = "../frontend/src/api/testdata"
 
-// TestDTOFixtures writes each DTO with every field set, as the frontend
-// receives it, and fails when the committed fixture differs: run
+// TestDTOFixtures writes each DTO as the frontend receives it, once with
+// every field set (testdata/NAME.json: which keys exist) and once empty
+// (testdata/zero/NAME.json: which keys Go leaves out), and fails when a
+// committed fixture differs: run
 // `go test ./app -run TestDTOFixtures -update` after changing a DTO, then
 // make frontend/src/api/types.ts follow (its test says where).
 func TestDTOFixtures(t *testing.T) {
@@ -119,46 +121,57 @@ func TestDTOFixtures(t *testing.T) {
 	for name, v := range dtoFixtures {
 		file := name + ".json"
 		want[file] = true
-		got := marshalFull(t, v)
-		path := filepath.Join(fixtureDir, file)
-		if *updateFixtures {
-			if err := os.MkdirAll(fixtureDir, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(path, got, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		old, err := os.ReadFile(path)
+		zero, err := json.MarshalIndent(v, "", "  ")
 		if err != nil {
-			t.Errorf("%s: %v (run go test ./app -run TestDTOFixtures -update)", name, err)
-			continue
+			t.Fatalf("marshal %T: %v", v, err)
 		}
-		if !bytes.Equal(old, got) {
-			t.Errorf("%s: the Go type changed; %s is stale: run go test ./app -run TestDTOFixtures -update, then make %s in frontend/src/api/types.ts follow\nnow:\n%s", name, path, name, got)
-		}
+		golden(t, name, filepath.Join(fixtureDir, file), marshalFull(t, v))
+		golden(t, name, filepath.Join(fixtureDir, "zero", file), append(zero, '\n'))
 	}
 	// A fixture of a type no longer sent is stale too.
-	entries, err := os.ReadDir(fixtureDir)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var stale []string
-	for _, e := range entries {
-		if strings.HasSuffix(e.Name(), ".json") && !want[e.Name()] {
-			stale = append(stale, e.Name())
+	for _, dir := range []string{fixtureDir, filepath.Join(fixtureDir, "zero")} {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			if strings.HasSuffix(e.Name(), ".json") && !want[e.Name()] {
+				stale = append(stale, filepath.Join(dir, e.Name()))
+			}
 		}
 	}
 	sort.Strings(stale)
 	if len(stale) > 0 {
 		if *updateFixtures {
 			for _, s := range stale {
-				_ = os.Remove(filepath.Join(fixtureDir, s))
+				_ = os.Remove(s)
 			}
 		} else {
 			t.Errorf("fixtures of no DTO in dtoFixtures: %v", stale)
 		}
+	}
+}
+
+// golden compares got with the fixture at path, or writes it with -update.
+func golden(t *testing.T, name, path string, got []byte) {
+	t.Helper()
+	if *updateFixtures {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	old, err := os.ReadFile(path)
+	if err != nil {
+		t.Errorf("%s: %v (run go test ./app -run TestDTOFixtures -update)", name, err)
+		return
+	}
+	if !bytes.Equal(old, got) {
+		t.Errorf("%s: the Go type changed; %s is stale: run go test ./app -run TestDTOFixtures -update, then make %s in frontend/src/api/types.ts follow\nnow:\n%s", name, path, name, got)
 	}
 }
 

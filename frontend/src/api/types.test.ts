@@ -36,6 +36,12 @@ type Exact<V> = unknown extends V ? unknown
   : V extends readonly (infer U)[] ? Exact<U>[]
   : V extends object ? { [K in keyof V]-?: Exact<Exclude<V[K], undefined>> }
   : V;
+// Keys as declared (optional ones may be absent), any value: a key Go leaves
+// out of an empty value must be optional here. (A nil slice or pointer is null.)
+type Shape<V> = unknown extends V ? unknown
+  : V extends readonly (infer U)[] ? Shape<U>[] | null
+  : V extends object ? { [K in keyof V]: Shape<Exclude<V[K], undefined>> | null }
+  : unknown;
 `;
 
 /** A fixture to check: its label in errors, the interface, the JSON. */
@@ -43,10 +49,19 @@ interface Entry {
   label: string;
   type: string;
   json: string;
+  /** Shape: the empty value's check (which keys may be absent); else every key required. */
+  shape?: boolean;
 }
 
-const fileEntries = (): Entry[] =>
-  fixtures.map((name) => ({ label: name, type: name, json: readFileSync(join(fixtureDir, `${name}.json`), 'utf8').trim() }));
+const fileEntries = (): Entry[] => [
+  ...fixtures.map((name) => ({ label: name, type: name, json: readFileSync(join(fixtureDir, `${name}.json`), 'utf8').trim() })),
+  ...fixtures.map((name) => ({
+    label: `zero/${name}`,
+    type: name,
+    json: readFileSync(join(fixtureDir, 'zero', `${name}.json`), 'utf8').trim(),
+    shape: true,
+  })),
+];
 
 /** The check program's source: one typed constant per entry, and the line each starts on. */
 function checkSource(entries: Entry[]): { text: string; starts: { label: string; line: number }[] } {
@@ -54,7 +69,7 @@ function checkSource(entries: Entry[]): { text: string; starts: { label: string;
   const starts: { label: string; line: number }[] = [];
   entries.forEach((e, i) => {
     starts.push({ label: e.label, line: text.split('\n').length - 1 });
-    text += `export const _${i}: Exact<T.${e.type}> = ${e.json};\n`;
+    text += `export const _${i}: ${e.shape ? 'Shape' : 'Exact'}<T.${e.type}> = ${e.json};\n`;
   });
   return { text, starts };
 }
@@ -115,6 +130,8 @@ describe('the DTO types follow the Go types', { timeout: 60_000 }, () => {
 
   it.each(fixtures)('%s', (name) => {
     expect(errors.get(name) ?? [], `testdata/${name}.json (written by Go) against types.ts ${name}`).toEqual([]);
+    const zero = `zero/${name}`;
+    expect(errors.get(zero) ?? [], `testdata/${zero}.json (Go's empty ${name}): a key it leaves out must be optional in types.ts`).toEqual([]);
   });
 
   it('every interface of types.ts has a fixture from Go', () => {
@@ -128,7 +145,10 @@ describe('the DTO types follow the Go types', { timeout: 60_000 }, () => {
     void _count;
     const changed = { more: { ...json, added: 1 }, less: lacking, type: { ...json, count: 'many' } };
     const found = typeCheck(Object.entries(changed).map(([label, v]) => ({ label, type: 'TopValue', json: JSON.stringify(v) })));
+    // A key Go leaves out when empty, required in types.ts: count is required in TopValue.
+    const omitted = typeCheck([{ label: 'omitted', type: 'TopValue', json: JSON.stringify({ value: '' }), shape: true }]);
     for (const label of Object.keys(changed)) expect(found.get(label) ?? [], label).not.toEqual([]);
     expect([...found.keys()].sort()).toEqual(Object.keys(changed).sort());
+    expect(omitted.get('omitted') ?? []).not.toEqual([]);
   });
 });
