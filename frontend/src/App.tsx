@@ -15,6 +15,7 @@ import { useShortcuts } from './hooks/useShortcuts';
 import { useActions } from './state/actions';
 import { useBackend } from './state/events';
 import { createStore, StoreContext, useStore, type Store, type View } from './state/store';
+import './App.css';
 
 /** The root component: one store, wired to the backend, around the shell. */
 export function App({ store: given }: { store?: Store }) {

@@ -8,6 +8,7 @@ import { isDesktop, transport, type Method, type Unsubscribe } from './transport
 import type {
   AgentEvent,
   AnswerSent,
+  AskResult,
   ChartFormat,
   Chat,
   ChatSummary,
@@ -148,7 +149,7 @@ export const getChat = (id: string): Promise<Chat> => call('GetChat', id);
  * Starts a run; it streams run:events batches ending with run_finished. A
  * second ask in the same chat while one runs rejects with code "busy".
  */
-export const ask = (chatId: string, question: string): Promise<{ runId: string }> => call('Ask', chatId, question);
+export const ask = (chatId: string, question: string): Promise<AskResult> => call('Ask', chatId, question);
 /**
  * Answers again the chat's last question, whose answer was stopped, cut off
  * by a crash, failed or hit a limit; the new run streams like ask's. Rejects

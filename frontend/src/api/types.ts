@@ -94,8 +94,14 @@ export interface QueryResult {
   page: Page;
 }
 
+/** A table's name and its columns' names (for completion). */
+export interface SchemaTable {
+  name: string;
+  columns: string[];
+}
+
 export interface SchemaNames {
-  tables: { name: string; columns: string[] }[];
+  tables: SchemaTable[];
 }
 
 // ---- Tool displays (tools/tools.go) ---------------------------------------
@@ -178,7 +184,17 @@ export interface VerdictData {
   verdict: string;
   reasons: string[];
   rows: number;
-  comparison?: { group: string; measure: string; a: string; b: string; [k: string]: unknown };
+  comparison?: {
+    group: string;
+    measure: string;
+    a: string;
+    b: string;
+    value_a: number;
+    value_b: number;
+    /** Rows behind each group, when known. */
+    rows_a?: number;
+    rows_b?: number;
+  };
   checks: {
     name: string;
     status: string;
@@ -331,6 +347,14 @@ export interface Meta {
   /** The model was asked once to back or withdraw numbers. */
   challenged?: boolean;
   tool_calls: number;
+  /** Tool calls recovered from the reply's text (a model that wrote them instead of calling). */
+  text_calls?: number;
+  /** The model took no native tools: its calls were read from its text. */
+  text_protocol?: boolean;
+  /** Messages compacted to fit the model's context. */
+  compacted?: number;
+  /** Run at the schema privacy level: the model saw no value. */
+  schema_only?: boolean;
   failed_calls: number;
   prompt_tokens: number;
   completion_tokens: number;
@@ -341,6 +365,8 @@ export interface Meta {
   tool_times?: ToolTime[];
   model?: string;
   provider?: string;
+  /** How the prompt was made, in words (e.g. that table search fell back to text alone). */
+  notes?: string[];
 }
 
 /** One number of an answer and what backs it ("q1", "question"); no source: nothing does. */
@@ -356,6 +382,8 @@ export interface Outcome {
   /** Why a run stopped early, in plain words with what to do. */
   reason?: string;
   answer?: string;
+  /** At the schema level, the answer as the model wrote it, with value references where answer has the values. */
+  written?: string;
   summary?: string;
   findings?: Finding[];
   /** The answer's numbers, checked against the run's tool results. */
@@ -368,6 +396,11 @@ export interface Outcome {
 }
 
 // ---- Chat -------------------------------------------------------------------
+
+/** What ask returns at once; the run's events follow as run:events. */
+export interface AskResult {
+  runId: string;
+}
 
 export interface ChatSummary {
   id: string;
@@ -463,7 +496,13 @@ export interface PrivacyState {
   /** The model server's host; local says it is on this machine. */
   host: string;
   local: boolean;
-  levels: { level: PrivacyLevel; describe: string }[];
+  levels: PrivacyOption[];
+}
+
+/** A privacy level and what a model at it is sent. */
+export interface PrivacyOption {
+  level: PrivacyLevel;
+  describe: string;
 }
 
 /** One request an answer sent to its model server, its body as sent. */
@@ -497,6 +536,8 @@ export interface ModelInfo {
   name: string;
   tools: boolean;
   toolsKnown: boolean;
+  /** A model that only makes embeddings (nomic-embed-text): it cannot answer, but serves Settings.embedModel. */
+  embedding?: boolean;
   contextLength: number;
   size: number;
   recommended?: boolean;

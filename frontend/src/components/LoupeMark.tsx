@@ -1,3 +1,4 @@
+import './LoupeMark.css';
 /** The Loupe logo: a magnifying glass over three bars of a chart. */
 export function LoupeMark({ size = 56 }: { size?: number }) {
   return (

@@ -4,6 +4,7 @@ import { formatCount } from '../format';
 import { useActions } from '../state/actions';
 import { useStore } from '../state/store';
 import { SandboxBuild } from './settings/SandboxBuild';
+import './StatusBar.css';
 
 /** The bottom bar: is the model reachable, is Docker there, and how to fix each. */
 export function StatusBar() {

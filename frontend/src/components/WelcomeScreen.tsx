@@ -9,6 +9,7 @@ import { LoupeMark } from './LoupeMark';
 import { ModelBanner } from './chat/ModelBanner';
 import { LoadPanel } from './sidebar/LoadPanel';
 import { privacyWords, usePrivacy } from './privacy/Privacy';
+import './WelcomeScreen.css';
 
 /** The first screen, while no data is loaded: open files or try the sample. */
 export function WelcomeScreen() {

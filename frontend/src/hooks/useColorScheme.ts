@@ -7,6 +7,30 @@ export function effectiveScheme(): 'light' | 'dark' {
   return window.matchMedia?.('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
 }
 
+/**
+ * followScheme keeps data-scheme on <html> at the scheme in force
+ * (effectiveScheme), as the OS's preference or the theme setting changes;
+ * styles/theme.css picks the colour tokens by it, so the dark theme is
+ * written once for both ways of asking for it. Called once, before the first
+ * render; returns the function that stops following.
+ */
+export function followScheme(): () => void {
+  const root = document.documentElement;
+  const apply = () => {
+    const scheme = effectiveScheme();
+    if (root.dataset['scheme'] !== scheme) root.dataset['scheme'] = scheme;
+  };
+  apply();
+  const mq = window.matchMedia?.('(prefers-color-scheme: dark)');
+  mq?.addEventListener?.('change', apply);
+  const obs = new MutationObserver(apply);
+  obs.observe(root, { attributes: true, attributeFilter: ['data-theme'] });
+  return () => {
+    mq?.removeEventListener?.('change', apply);
+    obs.disconnect();
+  };
+}
+
 /** useColorScheme follows effectiveScheme as the OS or the setting changes. */
 export function useColorScheme(): 'light' | 'dark' {
   const [scheme, setScheme] = useState(effectiveScheme);

@@ -5,6 +5,7 @@ import { Icon } from '../common/Icon';
 import { SqlBlock } from '../common/SqlBlock';
 import type { GridSource } from '../grid/DataGrid';
 import { DisplayBody, callIcon, displays } from './displays';
+import './chat.css';
 
 export { opensByDefault } from './displays';
 

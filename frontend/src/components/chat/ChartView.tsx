@@ -9,6 +9,7 @@ import { problemOf } from '../../state/problem';
 import { StoreContext } from '../../state/store';
 import { Icon } from '../common/Icon';
 import { embedOptions, safeSpec } from './chartSafety';
+import './chart.css';
 
 let vega: Promise<typeof import('vega-embed')> | null = null;
 

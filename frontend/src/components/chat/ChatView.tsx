@@ -11,6 +11,7 @@ import { Composer } from './Composer';
 import { Turn } from './Turn';
 import { ModelBanner } from './ModelBanner';
 import { PrivacyChooser } from '../privacy/Privacy';
+import './chat.css';
 
 const noEvents: AgentEvent[] = [];
 
@@ -30,12 +31,7 @@ export function ChatView() {
   const lastTop = useRef(0);
   const hold = useRef(0);
   const running = runId !== undefined;
-  const dismissAskError = () =>
-    a.store.set((s) => {
-      const e = { ...s.askErrors };
-      delete e[s.chatId ?? ''];
-      return { askErrors: e };
-    });
+  const dismissAskError = () => a.dismissAskError();
 
   // Follow the stream while the user is at the bottom, also as charts and
   // markdown finish drawing after the render that added them.

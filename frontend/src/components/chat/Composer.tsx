@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useStore } from '../../state/store';
 import { Icon } from '../common/Icon';
+import './chat.css';
 
 /**
  * The question box: Enter sends, Shift+Enter starts a new line. While a run

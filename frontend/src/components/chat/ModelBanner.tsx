@@ -1,6 +1,7 @@
 import { useActions } from '../../state/actions';
 import { useStore } from '../../state/store';
 import { Icon } from '../common/Icon';
+import './chat.css';
 
 /**
  * Says what to do when no model answers, and that everything without a

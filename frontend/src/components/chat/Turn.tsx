@@ -6,6 +6,7 @@ import { Markdown } from '../common/Markdown';
 import { ErrorNote } from '../common/ErrorNote';
 import { CallCard, callRef, opensByDefault } from './CallCard';
 import { WhatWasSent } from './WhatWasSent';
+import './chat.css';
 
 export interface TurnProps {
   question: string;

@@ -1,12 +1,9 @@
-/** The validate_finding tool's display data (tools/validate Verdict). */
-export interface VerdictData {
-  finding: string;
-  verdict: string;
-  reasons?: string[];
-  rows?: number;
-  checks?: { name: string; status: string; detail: string }[];
-  not_checked?: string[];
-}
+import type { VerdictData } from '../../api';
+import './verdict.css';
+
+// The validate_finding tool's display data is typed in the API layer,
+// checked there against the Go type (tools/validate Verdict).
+export type { VerdictData } from '../../api';
 
 const labels: Record<string, string> = {
   supported: 'Supported',

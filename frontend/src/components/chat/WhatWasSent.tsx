@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { sentOf, type AnswerSent, type SentRequest } from '../../api';
 import { problemOf, type Problem } from '../../state/problem';
 import { ErrorNote } from '../common/ErrorNote';
+import './sent.css';
 
 /**
  * WhatWasSent is an answer's "What was sent" disclosure: the privacy level in

@@ -1,5 +1,6 @@
 import { lazy, Suspense, type ComponentProps } from 'react';
 import type MarkdownView from './MarkdownView';
+import './markdown.css';
 
 const load = () => import('./MarkdownView');
 const View = lazy(load);

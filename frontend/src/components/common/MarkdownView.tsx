@@ -3,6 +3,7 @@ import ReactMarkdown from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import * as api from '../../api';
 import { isInlineImage } from './inlineImage';
+import './markdown.css';
 
 /**
  * An image Loupe itself drew for an address in the text (a report's

@@ -16,7 +16,7 @@ export function PathDialog() {
     if (open) ref.current?.focus();
   }, [open]);
   if (!open) return null;
-  const close = () => a.store.set({ pathDialog: false });
+  const close = () => a.closePathDialog();
   const submit = () => {
     const paths = text
       .split('\n')

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { Token } from './sqlHighlight';
+import './sql.css';
 
 let loader: Promise<typeof import('./sqlHighlight')> | null = null;
 

@@ -9,6 +9,7 @@ import { Icon } from '../common/Icon';
 import { ExampleQuestions } from '../common/ExampleQuestions';
 import { kindName, whereOf } from './names';
 import './connections.css';
+import '../chat/chat.css';
 
 /**
  * ConnectionChatTag names, in the chat's header, the database the

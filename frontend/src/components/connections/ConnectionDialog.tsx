@@ -5,11 +5,12 @@ import { basename } from '../../format';
 import { problemOf, type Problem } from '../../state/problem';
 import { ErrorNote } from '../common/ErrorNote';
 import { Icon } from '../common/Icon';
-import { checkWords } from './actions';
+import { checkWords } from '../../state/actions';
 import { ModalForm } from '../common/ModalForm';
 import { RoleWarningNote } from './RoleWarningNote';
 import readOnlyRole from './readOnlyRole.json';
 import './connections.css';
+import '../settings/settings.css';
 
 /** The ways to describe a connection, as the dialog offers them. */
 export type Mode = 'postgres' | 'mysql' | 'sqlite' | 'url';

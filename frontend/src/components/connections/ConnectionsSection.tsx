@@ -9,7 +9,6 @@ import { Icon } from '../common/Icon';
 import { Menu } from '../common/Menu';
 import { NotesDialog } from '../data/NotesDialog';
 import { PrivateColumnsDialog } from '../data/PrivateColumnsDialog';
-import { useConnectionActions } from './actions';
 import { ConnectionDialog } from './ConnectionDialog';
 import { ImportDialog } from './ImportDialog';
 import { RoleWarningNote } from './RoleWarningNote';
@@ -23,15 +22,14 @@ type Dialog = { kind: 'add' } | { kind: 'edit'; c: Connection } | { kind: 'impor
  * ways to ask about it, import from it, test, edit and remove it.
  */
 export function ConnectionsSection() {
-  const c = useConnectionActions();
   const a = useActions();
   const connections = useStore((s) => s.connections);
   const [dialog, setDialog] = useState<Dialog>(null);
   const [open, setOpen] = useState<Record<string, boolean>>({});
   const [reload, setReload] = useState<Record<string, number>>({});
   useEffect(() => {
-    if (connections === null) void c.refresh();
-  }, [c, connections]);
+    if (connections === null) void a.refreshConnections();
+  }, [a, connections]);
 
   const expand = (name: string, on = true) => setOpen((o) => ({ ...o, [name]: on }));
   const refreshTables = (name: string) => {
@@ -62,12 +60,12 @@ export function ConnectionsSection() {
               open={open[conn.name] ?? false}
               reload={reload[conn.name] ?? 0}
               onToggle={() => expand(conn.name, !open[conn.name])}
-              onAsk={() => void c.askAbout(conn.name)}
+              onAsk={() => void a.askAbout(conn.name)}
               onImport={(sql) => setDialog({ kind: 'import', name: conn.name, sql })}
-              onTest={() => void c.test(conn.name)}
+              onTest={() => void a.testConnection(conn.name)}
               onRefresh={() => refreshTables(conn.name)}
               onEdit={() => setDialog({ kind: 'edit', c: conn })}
-              onRemove={() => void c.remove(conn.name)}
+              onRemove={() => void a.removeConnection(conn.name)}
             />
           </li>
         ))}
@@ -79,7 +77,7 @@ export function ConnectionsSection() {
           onSaved={(saved) => {
             setDialog(null);
             a.notify('info', `Saved connection ${saved.name}`);
-            void c.refresh();
+            void a.refreshConnections();
             refreshTables(saved.name);
           }}
         />
@@ -187,7 +185,7 @@ function ConnectionTables({
   const [filter, setFilter] = useState('');
   const [noting, setNoting] = useState<ConnectionTable | null>(null);
   const [hiding, setHiding] = useState<ConnectionTable | null>(null);
-  const { refresh } = useConnectionActions();
+  const { refreshConnections: refresh } = useActions();
   useEffect(() => {
     let live = true;
     setError(null);

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import * as api from '../../api';
 import type { Dataset, ImportProgress } from '../../api';
 import { formatCount } from '../../format';
+import { useBackendEvent } from '../../state/events';
 import { problemOf, type Problem } from '../../state/problem';
 import { ErrorNote } from '../common/ErrorNote';
 import { ModalForm } from '../common/ModalForm';
@@ -52,13 +53,9 @@ export function ImportDialog({
   target.current = table;
   const box = useRef<HTMLTextAreaElement>(null);
   useEffect(() => box.current?.focus(), []);
-  useEffect(
-    () =>
-      api.onEvent('import:progress', (p: ImportProgress) => {
-        if (p.connection === connection && p.table === target.current) setProgress(p);
-      }),
-    [connection],
-  );
+  useBackendEvent('import:progress', (p) => {
+    if (p.connection === connection && p.table === target.current) setProgress(p);
+  });
 
   const rowLimit = Number(limit.replace(/[^0-9]/g, '') || '0');
   const start = async () => {

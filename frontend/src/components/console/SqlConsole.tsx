@@ -8,6 +8,7 @@ import { ChartView } from '../chat/ChartView';
 import { ErrorNote } from '../common/ErrorNote';
 import { Icon } from '../common/Icon';
 import { DataGrid, isNumericType, isTimeType, type GridSource } from '../grid/DataGrid';
+import './console.css';
 
 const SqlEditor = lazy(() => import('./SqlEditor'));
 
@@ -52,10 +53,7 @@ export function SqlConsole() {
     setChart(null);
     setChartError(null);
     try {
-      const r = await api.runSQL(sql);
-      a.store.set({ consoleResult: r, consoleError: null });
-    } catch (err) {
-      a.store.set({ consoleError: problemOf(err), consoleResult: null });
+      await a.runConsole(sql);
     } finally {
       setRunning(false);
     }
@@ -104,7 +102,7 @@ export function SqlConsole() {
             value={text}
             nonce={nonce}
             schema={schema}
-            onChange={(t) => a.store.set({ consoleText: t })}
+            onChange={(t) => a.setConsoleText(t)}
             onRun={() => void run()}
           />
         </Suspense>

@@ -16,6 +16,8 @@ import {
 } from '@codemirror/view';
 import { classHighlighter } from '@lezer/highlight';
 import { useEffect, useRef } from 'react';
+import '../common/sql.css';
+import './console.css';
 
 export interface SqlEditorProps {
   /** The text to start from; a new value (with a new nonce) replaces the text. */

@@ -12,6 +12,7 @@ import { Icon } from '../common/Icon';
 import { DataGrid, type GridSource } from '../grid/DataGrid';
 import { quoteIdent } from '../sidebar/Sidebar';
 import { ProfileView, type ProfileData } from './ProfileView';
+import './dataset.css';
 
 /** One dataset: its first rows (paged like any result) or its profile. */
 export function DatasetView({ name, mode }: { name: string; mode: 'preview' | 'profile' }) {

@@ -1,31 +1,10 @@
+import type { ProfileColumn, ProfileData } from '../../api';
 import { cellText, formatCount } from '../../format';
+import './profile.css';
 
-/** The profile tool's display data (tools/profile Profile). */
-export interface ProfileData {
-  table: string;
-  rows: number;
-  approx?: boolean;
-  elapsed_ms?: number;
-  columns: ProfileColumn[];
-}
-
-export interface ProfileColumn {
-  name: string;
-  type: string;
-  kind: string;
-  nulls: number;
-  null_pct: number;
-  distinct: number;
-  distinct_approx?: boolean;
-  min?: unknown;
-  max?: unknown;
-  mean?: number;
-  stddev?: number;
-  quantiles?: { p05: number; p25: number; median: number; p75: number; p95: number };
-  outliers?: { count: number; low: number; high: number };
-  top?: { value: string; count: number }[];
-  flags?: { code: string; message: string }[];
-}
+// The profile tool's display data is typed in the API layer, checked there
+// against the Go type (tools/profile Profile).
+export type { ProfileColumn, ProfileData } from '../../api';
 
 const num = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
 

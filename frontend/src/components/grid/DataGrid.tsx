@@ -4,6 +4,7 @@ import { cellText, formatCount, rows as rowsText } from '../../format';
 import { useActions } from '../../state/actions';
 import { problemOf } from '../../state/problem';
 import { Icon } from '../common/Icon';
+import './grid.css';
 
 /** A result held in Go behind ref, as much as the grid needs to page it. */
 export interface GridSource {

@@ -3,6 +3,7 @@ import * as api from '../../api';
 import type { PrivacyLevel, PrivacyState } from '../../api';
 import { problemOf, type Problem } from '../../state/problem';
 import { ErrorNote } from '../common/ErrorNote';
+import './privacy.css';
 
 /**
  * privacyWords is the promise the welcome screen makes, true to the level in

@@ -7,6 +7,7 @@ import { useStore } from '../../state/store';
 import { ErrorNote } from '../common/ErrorNote';
 import { Icon } from '../common/Icon';
 import { Markdown } from '../common/Markdown';
+import './report.css';
 
 /** The report of one run: streamed while written, then rendered with its charts. */
 export function ReportView({ chatId, runId }: { chatId: string; runId: string }) {

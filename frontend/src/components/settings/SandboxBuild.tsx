@@ -3,6 +3,7 @@ import { useActions } from '../../state/actions';
 import { useStore } from '../../state/store';
 import { ErrorNote } from '../common/ErrorNote';
 import { Icon } from '../common/Icon';
+import './settings.css';
 
 /**
  * Building the Python sandbox's image from the app: the button the Docker

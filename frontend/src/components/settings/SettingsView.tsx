@@ -3,12 +3,14 @@ import * as api from '../../api';
 import type { ModelInfo, Settings } from '../../api';
 import { formatBytes } from '../../format';
 import { useActions } from '../../state/actions';
+import { useBackendEvent } from '../../state/events';
 import { problemOf, type Problem } from '../../state/problem';
 import { useStore } from '../../state/store';
 import { ErrorNote } from '../common/ErrorNote';
 import { Icon } from '../common/Icon';
 import { PrivacySettings } from '../privacy/Privacy';
 import { SandboxBuild } from './SandboxBuild';
+import './settings.css';
 
 interface Pull {
   name: string;
@@ -77,13 +79,9 @@ export function SettingsView() {
     void loadModels();
   }, []);
 
-  useEffect(
-    () =>
-      api.onEvent('model:pull', (p: Pull) => {
-        setPull((cur) => (cur && cur.name === p.name ? { ...cur, ...p } : cur));
-      }),
-    [],
-  );
+  useBackendEvent('model:pull', (p) => {
+    setPull((cur) => (cur && cur.name === p.name ? { ...cur, ...p } : cur));
+  });
 
   if (form === null) {
     return (

@@ -9,6 +9,7 @@ import { Menu } from '../common/Menu';
 import { ConnectionsSection } from '../connections/ConnectionsSection';
 import { NotesDialog } from '../data/NotesDialog';
 import { LoupeMark } from '../LoupeMark';
+import './sidebar.css';
 
 /** The left sidebar: datasets, conversations, and the way to the console and settings. */
 export function Sidebar() {

@@ -1,12 +1,11 @@
 // What the connection screens do to shared state: list the saved
 // connections and open a conversation bound to one. (Calls that change
 // only a dialog's own state stay in the dialog.)
-import { useMemo } from 'react';
 import * as api from '../../api';
 import type { ConnectionCheck } from '../../api';
-import { notify } from '../../state/actions';
-import { problemOf } from '../../state/problem';
-import { useStoreApi, type Store } from '../../state/store';
+import { problemOf } from '../problem';
+import type { Store } from '../store';
+import { notify } from './notices';
 
 export async function refreshConnections(store: Store): Promise<void> {
   try {
@@ -65,18 +64,4 @@ export async function removeConnection(store: Store, name: string): Promise<void
     const p = problemOf(err);
     notify(store, 'error', `Could not remove ${name}: ${p.message}`, p.hint);
   }
-}
-
-/** The connection actions bound to the store of the app this component is in. */
-export function useConnectionActions() {
-  const store = useStoreApi();
-  return useMemo(
-    () => ({
-      refresh: () => refreshConnections(store),
-      askAbout: (name: string) => askAbout(store, name),
-      test: (name: string) => testSaved(store, name),
-      remove: (name: string) => removeConnection(store, name),
-    }),
-    [store],
-  );
 }

@@ -1,0 +1,158 @@
+// The workspace's datasets: listing, loading files (with progress), importing, renaming, removing.
+import * as api from '../../api';
+import type { ImportProgress, LoadProgress, LoadReport } from '../../api';
+import { problemOf } from '../problem';
+import type { Store } from '../store';
+import { notify, notifyProblem } from './notices';
+import { show } from './view';
+
+export async function refreshDatasets(store: Store): Promise<void> {
+  try {
+    store.set({ datasets: await api.listDatasets() });
+  } catch (err) {
+    notifyProblem(store, err, 'Could not list the datasets');
+    store.set((s) => ({ datasets: s.datasets ?? [] }));
+  }
+}
+
+/** openPaths loads files and reports each failure where the loads are shown. */
+export async function openPaths(store: Store, paths: string[]): Promise<void> {
+  if (paths.length === 0) return;
+  store.set((s) => {
+    const loads = { ...s.loads };
+    for (const p of paths) loads[p] = { file: p, phase: 'starting', percent: 0, rows: 0, bytes: 0, totalBytes: 0 };
+    return { loads, loadFailures: s.loadFailures.filter((f) => !paths.includes(f.file)) };
+  });
+  let reports: LoadReport[] = [];
+  try {
+    reports = await api.openFiles(paths);
+  } catch (err) {
+    const p = problemOf(err);
+    reports = paths.map((file) => ({ file, error: p }) as LoadReport);
+  }
+  finishLoads(store, paths, reports);
+}
+
+function finishLoads(store: Store, paths: string[], reports: LoadReport[]): void {
+  const failures = reports.filter((r) => r.error).map((r) => ({ file: r.file, error: problemOf(r.error) }));
+  store.set((s) => {
+    const loads = { ...s.loads };
+    for (const p of paths) delete loads[p];
+    for (const r of reports) delete loads[r.file];
+    return { loads, loadFailures: [...s.loadFailures, ...failures] };
+  });
+  const loaded = reports.flatMap((r) => r.datasets ?? []);
+  if (loaded.length > 0) {
+    const names = loaded.map((d) => d.name);
+    notify(store, 'info', `Loaded ${names.length === 1 ? names[0] : `${names.length} tables`}`);
+  }
+  void refreshDatasets(store);
+}
+
+/** chooseAndOpen opens the native dialog, or the path dialog where there is none. */
+export async function chooseAndOpen(store: Store): Promise<void> {
+  if (!api.isDesktop()) {
+    store.set({ pathDialog: true });
+    return;
+  }
+  try {
+    const paths = await api.chooseFiles();
+    await openPaths(store, paths);
+  } catch (err) {
+    notifyProblem(store, err, 'Could not open the file dialog');
+  }
+}
+
+export async function loadSample(store: Store): Promise<void> {
+  const key = 'Sample data';
+  store.set((s) => ({
+    loads: { ...s.loads, [key]: { file: key, phase: 'starting', percent: 0, rows: 0, bytes: 0, totalBytes: 0 } },
+  }));
+  let reports: LoadReport[] = [];
+  try {
+    reports = await api.sampleDataset();
+  } catch (err) {
+    reports = [{ file: key, error: problemOf(err) } as LoadReport];
+  }
+  finishLoads(store, [key], reports);
+}
+
+export function onLoadProgress(store: Store, p: LoadProgress): void {
+  store.set((s) => ({ loads: { ...s.loads, [p.file]: p } }));
+}
+
+export function dismissLoadFailure(store: Store, file: string): void {
+  store.set((s) => ({ loadFailures: s.loadFailures.filter((f) => f.file !== file) }));
+}
+
+export async function renameDataset(store: Store, name: string, newName: string): Promise<boolean> {
+  try {
+    await api.renameDataset(name, newName);
+    const v = store.get().view;
+    if (v.kind === 'dataset' && v.name === name) show(store, { ...v, name: newName });
+    await refreshDatasets(store);
+    return true;
+  } catch (err) {
+    notifyProblem(store, err, `Could not rename ${name}`);
+    return false;
+  }
+}
+
+/**
+ * refreshDataset reloads a dataset from its file, or re-runs its import, with
+ * its progress where loads are shown (the file's load:progress events, or the
+ * import's import:progress ones) until it ends.
+ */
+export async function refreshDataset(store: Store, name: string): Promise<void> {
+  const d = store.get().datasets?.find((x) => x.name === name);
+  const key = d && !d.source.startsWith('connection ') ? d.source : importKey(name);
+  const start: LoadProgress = { file: d?.source ?? name, table: name, phase: 'starting', percent: -1, rows: 0, bytes: 0, totalBytes: 0 };
+  store.set((s) => ({ loads: { ...s.loads, [key]: start } }));
+  try {
+    await api.refreshDataset(name);
+    notify(store, 'info', `Reloaded ${name} from its source`);
+    await refreshDatasets(store);
+  } catch (err) {
+    notifyProblem(store, err, `Could not reload ${name}`);
+  } finally {
+    store.set((s) => {
+      const loads = { ...s.loads };
+      delete loads[key];
+      return { loads };
+    });
+  }
+}
+
+/** importKey is where a refreshing import's progress is kept in loads. */
+function importKey(table: string): string {
+  return `import:${table}`;
+}
+
+/**
+ * onImportProgress shows an import:progress event where loads are shown when
+ * the import is a refresh started there (refreshDataset); the import dialog
+ * shows its own imports.
+ */
+export function onImportProgress(store: Store, p: ImportProgress): void {
+  const key = importKey(p.table);
+  store.set((s) => {
+    const cur = s.loads[key];
+    if (!cur) return {};
+    return { loads: { ...s.loads, [key]: { ...cur, phase: p.phase, rows: p.rows, percent: -1 } } };
+  });
+}
+
+export async function removeDataset(store: Store, name: string): Promise<void> {
+  try {
+    await api.removeDataset(name);
+    const v = store.get().view;
+    if (v.kind === 'dataset' && v.name === name) show(store, { kind: 'chat' });
+    await refreshDatasets(store);
+  } catch (err) {
+    notifyProblem(store, err, `Could not remove ${name}`);
+  }
+}
+
+export function closePathDialog(store: Store): void {
+  store.set({ pathDialog: false });
+}

@@ -1,0 +1,63 @@
+// Everything the UI does that changes shared state or calls the backend,
+// by area, each action taking the store. Components get them bound to their
+// app's store through useActions; the backend's events reach the on*
+// handlers through ../events.ts. Nothing else in the UI changes shared
+// state. (Calls that change only a dialog's own state stay in the dialog.)
+import { useMemo } from 'react';
+import { useStoreApi, type View } from '../store';
+import { ask, cancelRun, deleteChat, dismissAskError, openChat, openReport, renameChat, retry } from './chats';
+import { askAbout, refreshConnections, removeConnection, testSaved } from './connections';
+import { chooseAndOpen, closePathDialog, dismissLoadFailure, loadSample, openPaths, refreshDataset, removeDataset, renameDataset } from './data';
+import { dismissNotice, notify } from './notices';
+import { buildSandbox, cancelSandboxBuild, dismissSandboxBuild, refreshSettings, refreshStatus } from './settings';
+import { focusComposer, openConsole, runConsole, setConsoleText, show } from './view';
+
+export * from './chats';
+export * from './connections';
+export * from './data';
+export * from './notices';
+export * from './settings';
+export * from './view';
+
+/** The actions bound to the store of the app this component is in. */
+export function useActions() {
+  const store = useStoreApi();
+  return useMemo(
+    () => ({
+      store,
+      notify: (kind: 'error' | 'info', message: string, hint?: string) => notify(store, kind, message, hint),
+      dismissNotice: (id: number) => dismissNotice(store, id),
+      show: (v: View) => show(store, v),
+      openPaths: (paths: string[]) => openPaths(store, paths),
+      chooseAndOpen: () => chooseAndOpen(store),
+      loadSample: () => loadSample(store),
+      dismissLoadFailure: (file: string) => dismissLoadFailure(store, file),
+      renameDataset: (name: string, to: string) => renameDataset(store, name, to),
+      refreshDataset: (name: string) => refreshDataset(store, name),
+      removeDataset: (name: string) => removeDataset(store, name),
+      openChat: (id: string | null) => openChat(store, id),
+      renameChat: (id: string, name: string) => renameChat(store, id, name),
+      deleteChat: (id: string) => deleteChat(store, id),
+      ask: (q: string) => ask(store, q),
+      cancelRun: (chatId: string | null) => cancelRun(store, chatId),
+      retry: (chatId: string) => retry(store, chatId),
+      buildSandbox: (offline?: boolean) => buildSandbox(store, offline),
+      cancelSandboxBuild: () => cancelSandboxBuild(store),
+      dismissSandboxBuild: () => dismissSandboxBuild(store),
+      openReport: (chatId: string, runId: string, again?: boolean) => openReport(store, chatId, runId, again),
+      refreshStatus: () => refreshStatus(store),
+      refreshSettings: () => refreshSettings(store),
+      focusComposer: (draft?: string) => focusComposer(store, draft),
+      openConsole: (sql?: string) => openConsole(store, sql),
+      setConsoleText: (sql: string) => setConsoleText(store, sql),
+      runConsole: (sql: string) => runConsole(store, sql),
+      closePathDialog: () => closePathDialog(store),
+      dismissAskError: () => dismissAskError(store),
+      refreshConnections: () => refreshConnections(store),
+      askAbout: (name: string) => askAbout(store, name),
+      testConnection: (name: string) => testSaved(store, name),
+      removeConnection: (name: string) => removeConnection(store, name),
+    }),
+    [store],
+  );
+}
