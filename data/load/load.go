@@ -198,15 +198,6 @@ func (l *Loader) commit(ctx context.Context, fn func(c *duckdb.Conn) error) erro
 	})
 }
 
-// namer returns a namer over the catalog as it is on c.
-func newNamer(ctx context.Context, c *duckdb.Conn) (*namer, error) {
-	existing, err := catalog.Names(ctx, c)
-	if err != nil {
-		return nil, err
-	}
-	return &namer{existing: existing, picked: map[string]bool{}}, nil
-}
-
 // replaceObject drops whatever table or view holds name, so a reload can
 // recreate it (in the caller's transaction).
 func replaceObject(ctx context.Context, c *duckdb.Conn, name string) error {
@@ -239,16 +230,12 @@ func restart(ctx context.Context, c *duckdb.Conn, name string) error {
 // keeping the comments a loader put in d.Columns beforehand. The record
 // is written when the load publishes it (see Loader.publish).
 func finish(ctx context.Context, c *duckdb.Conn, src *source, d *catalog.Dataset, started time.Time) error {
-	warn, err := cleanColumns(ctx, c, d)
+	warn, cols, err := cleanColumns(ctx, c, d)
 	if err != nil {
 		return err
 	}
 	if warn != "" {
 		d.Warnings = append(d.Warnings, warn)
-	}
-	cols, err := catalog.Describe(ctx, c, d.Name)
-	if err != nil {
-		return err
 	}
 	_ = each(ctx, c, "SELECT count(*) FROM "+duck.QuoteIdent(d.Name), func(v []any) { d.Rows = toInt(v[0]) })
 	catalog.KeepColumnText(d.Columns, cols) // comments the loader read from the source
