@@ -137,3 +137,97 @@ func TestLoadCostIndependentOfWorkspaceSize(t *testing.T) {
 		t.Errorf("the full workspace lists %d datasets, want %d", len(ds), datasets+files)
 	}
 }
+
+// BenchmarkManyFiles loads $LOUPE_BENCH_MANY small CSVs (default 100 and
+// 1,000; `make bench` prints the ratios, scripts/bench-many.sh) one by one
+// into a fresh workspace, as `loupe load DIR` does, and reports per-file
+// cost of the last hundred against the first hundred, the time to open
+// the full workspace again, and its size against the CSVs'.
+func BenchmarkManyFiles(b *testing.B) {
+	slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
+	counts := []int{100, 1000}
+	if s := os.Getenv("LOUPE_BENCH_MANY"); s != "" {
+		counts = nil
+		for _, f := range strings.Split(s, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || n < 1 {
+				b.Fatalf("LOUPE_BENCH_MANY=%q: want counts like 100,1000", s)
+			}
+			counts = append(counts, n)
+		}
+	}
+	ctx := context.Background()
+	for _, n := range counts {
+		b.Run("n="+strconv.Itoa(n), func(b *testing.B) {
+			b.StopTimer()
+			csvDir, paths := smallCSVs(b, n)
+			csvBytes := dirBytes(b, csvDir)
+			for range b.N {
+				dir := b.TempDir()
+				w, err := workspace.Open(ctx, dir)
+				if err != nil {
+					b.Fatal(err)
+				}
+				per := make([]time.Duration, n)
+				b.StartTimer()
+				for i, p := range paths {
+					start := time.Now()
+					if _, err := w.Loader.Load(ctx, p, load.Options{}); err != nil {
+						b.Fatal(err)
+					}
+					per[i] = time.Since(start)
+				}
+				b.StopTimer()
+				if err := w.Close(); err != nil {
+					b.Fatal(err)
+				}
+				start := time.Now()
+				w, err = workspace.Open(ctx, dir)
+				if err != nil {
+					b.Fatal(err)
+				}
+				opened := time.Since(start)
+				if _, err := w.Datasets(ctx); err != nil {
+					b.Fatal(err)
+				}
+				listed := time.Since(start)
+				<-w.ProfilingDone()
+				_ = w.Close()
+				k := min(100, n)
+				b.ReportMetric(float64(sum(per)/time.Duration(n))/1e6, "ms/file")
+				b.ReportMetric(float64(sum(per[n-k:]))/float64(sum(per[:k])), "last/first")
+				b.ReportMetric(float64(opened)/1e6, "open-ms")
+				b.ReportMetric(float64(listed)/1e6, "open+list-ms")
+				b.ReportMetric(float64(dirBytes(b, dir))/float64(csvBytes), "ws/csv")
+			}
+		})
+	}
+}
+
+func sum(d []time.Duration) time.Duration {
+	var s time.Duration
+	for _, x := range d {
+		s += x
+	}
+	return s
+}
+
+// dirBytes is the size of the files under dir.
+func dirBytes(tb testing.TB, dir string) int64 {
+	tb.Helper()
+	var n int64
+	err := filepath.WalkDir(dir, func(_ string, e os.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		info, err := e.Info()
+		if err == nil {
+			n += info.Size()
+		}
+		return err
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return n
+}
