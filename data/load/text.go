@@ -97,9 +97,11 @@ func (l *Loader) loadText(ctx context.Context, src *source) ([]catalog.Dataset, 
 		if err != nil {
 			return err
 		}
+		src.clean = len(d.Warnings) == 0
 		return finish(ctx, c, src, &d, started)
 	})
 	if err != nil {
+		dropCopy(l.eng.ImportDir(), d)
 		return nil, err
 	}
 	return []catalog.Dataset{d}, nil
