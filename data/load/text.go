@@ -101,7 +101,6 @@ func (l *Loader) loadText(ctx context.Context, src *source) ([]catalog.Dataset, 
 		return finish(ctx, c, src, &d, started)
 	})
 	if err != nil {
-		dropCopy(l.eng.ImportDir(), d)
 		return nil, err
 	}
 	return []catalog.Dataset{d}, nil
