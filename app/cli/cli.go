@@ -59,7 +59,7 @@ func register(c command) {
 }
 
 func init() {
-	register(command{"load", "load [--workspace DIR] FILE...", "load files as tables; one JSON line per table", runLoad})
+	register(command{"load", "load [--workspace DIR] [--as-one NAME] FILE|FOLDER...", "load files (or a folder's files) as tables; one JSON line per table", runLoad})
 	register(command{"sql", "sql [--workspace DIR] [--json] QUERY", "run one read-only query through the guard", runSQL})
 }
 

@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/loupeapp/loupe/data/catalog"
 	"github.com/loupeapp/loupe/data/load"
 )
 
@@ -32,13 +34,22 @@ type loadColumn struct {
 func runLoad(ctx context.Context, e env, args []string) int {
 	fs, ws := newFlags("load", e)
 	quiet := fs.Bool("quiet", false, "no progress bar")
-	files, err := parse(fs, args)
+	asOne := fs.String("as-one", "", "read the CSV files of one folder as one dataset of this name (columns matched by name)")
+	args, err := parse(fs, args)
 	if err != nil {
 		return ExitUsage
 	}
-	if len(files) == 0 {
-		fmt.Fprintln(e.stderr, "loupe load: give at least one file, e.g. loupe load sales.csv")
+	if len(args) == 0 {
+		fmt.Fprintln(e.stderr, "loupe load: give at least one file or folder, e.g. loupe load sales.csv or loupe load exports/")
 		return ExitUsage
+	}
+	if *asOne != "" && len(args) != 1 {
+		fmt.Fprintln(e.stderr, "loupe load: --as-one reads one folder, e.g. loupe load --as-one sales exports/")
+		return ExitUsage
+	}
+	files, code := loadArgs(e, args, *asOne != "")
+	if len(files) == 0 {
+		return code
 	}
 	w, err := openWorkspace(ctx, *ws)
 	if err != nil {
@@ -47,19 +58,26 @@ func runLoad(ctx context.Context, e env, args []string) int {
 	defer w.Close()
 	enc := json.NewEncoder(e.stdout)
 	enc.SetEscapeHTML(false)
-	code := ExitOK
-	for _, f := range files {
+	for i, f := range files {
 		var opt load.Options
 		var bar *progressBar
 		if !*quiet && isTerminal(e.stderr) {
 			bar = &progressBar{w: e.stderr}
+			if len(files) > 1 {
+				bar.prefix = fmt.Sprintf("%d/%d ", i+1, len(files))
+			}
 			opt.Progress = bar.update
 		}
-		ds, err := w.Loader.Load(ctx, f, opt)
+		var ds []catalog.Dataset
+		if *asOne != "" {
+			ds, err = w.Loader.LoadFolder(ctx, f, *asOne, opt)
+		} else {
+			ds, err = w.Loader.Load(ctx, f, opt)
+		}
 		bar.clear()
 		if err != nil {
 			if ctx.Err() != nil {
-				fmt.Fprintln(e.stderr, "loupe load: cancelled; the workspace is unchanged")
+				fmt.Fprintf(e.stderr, "loupe load: cancelled; %d of %d files were loaded, the one being loaded was left as it was\n", i, len(files))
 				return ExitError
 			}
 			fmt.Fprintf(e.stderr, "loupe load: %v\n", err)
@@ -82,13 +100,45 @@ func runLoad(ctx context.Context, e env, args []string) int {
 	return code
 }
 
+// loadArgs turns the command's arguments into the paths to load: a
+// folder stands for the data files directly inside it (load.Folder),
+// saying on stderr how many were left out; with asOne, the one folder
+// itself. A folder that cannot be listed is reported and the others go
+// on; the code is ExitError if any was.
+func loadArgs(e env, args []string, asOne bool) ([]string, int) {
+	if asOne {
+		return args, ExitOK
+	}
+	code := ExitOK
+	var files []string
+	for _, a := range args {
+		info, err := os.Stat(a)
+		if err != nil || !info.IsDir() {
+			files = append(files, a) // the load says what is wrong with it
+			continue
+		}
+		inside, skipped, err := load.Folder(a)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "loupe load: %v\n", err)
+			code = ExitError
+			continue
+		}
+		if skipped > 0 {
+			fmt.Fprintf(e.stderr, "loupe load: %s: %d data files; %d other entries (hidden files, subfolders, other formats) left out\n", a, len(inside), skipped)
+		}
+		files = append(files, inside...)
+	}
+	return files, code
+}
+
 // progressBar draws a one-line progress bar on a terminal. Its methods are
 // safe on a nil bar and from several goroutines.
 type progressBar struct {
-	mu    sync.Mutex
-	w     io.Writer
-	last  time.Time
-	drawn bool
+	prefix string // e.g. "3/1000 " when a load has many files
+	mu     sync.Mutex
+	w      io.Writer
+	last   time.Time
+	drawn  bool
 }
 
 func (b *progressBar) update(p load.Progress) {
@@ -111,7 +161,7 @@ func (b *progressBar) update(p load.Progress) {
 	} else {
 		line = "[" + strings.Repeat(".", width) + "]     "
 	}
-	line += fmt.Sprintf("  %s %s", p.Phase, name)
+	line += fmt.Sprintf("  %s%s %s", b.prefix, p.Phase, name)
 	if p.Rows > 0 {
 		line += fmt.Sprintf("  %d rows", p.Rows)
 	}

@@ -161,9 +161,31 @@ func Delete(ctx context.Context, c Conn, name string) error {
 	return nil
 }
 
-// List returns every dataset, ordered by name.
+// List returns every dataset, ordered by name. It decodes every record:
+// what runs at every start (see Attached, Unprofiled) or for every file
+// loaded (see OfSource, Taken) reads only the records it needs.
 func List(ctx context.Context, db *sql.DB) ([]Dataset, error) {
-	rows, err := db.QueryContext(ctx, "SELECT info FROM _loupe.datasets ORDER BY name")
+	return listWhere(ctx, db, "")
+}
+
+// Attached returns the datasets that read an attached database file
+// (Attach set), ordered by name. Only their records are decoded: the
+// filter runs in DuckDB over the stored text.
+func Attached(ctx context.Context, db *sql.DB) ([]Dataset, error) {
+	// encoding/json writes a key as "key": with nothing between, and a
+	// quote inside a string value as \", so the text matches keys only.
+	return listWhere(ctx, db, `WHERE contains(info, '"attach":')`)
+}
+
+// Unprofiled returns the datasets whose records are not marked Profiled,
+// ordered by name: the candidates of NeedsProfile, found without decoding
+// the records of the others.
+func Unprofiled(ctx context.Context, db *sql.DB) ([]Dataset, error) {
+	return listWhere(ctx, db, `WHERE NOT contains(info, '"profiled":true')`)
+}
+
+func listWhere(ctx context.Context, db *sql.DB, where string) ([]Dataset, error) {
+	rows, err := db.QueryContext(ctx, "SELECT info FROM _loupe.datasets "+where+" ORDER BY name")
 	if err != nil {
 		return nil, fmt.Errorf("list datasets: %w", err)
 	}
@@ -200,9 +222,40 @@ func Get(ctx context.Context, db *sql.DB, name string) (Dataset, error) {
 	return d, nil
 }
 
-// Names returns the names of all datasets on c, for choosing new ones.
+// Names returns every dataset on c by name. It decodes every record; a
+// load uses OfSource and Taken instead, whose cost does not grow with the
+// number of datasets.
 func Names(ctx context.Context, c Conn) (map[string]Dataset, error) {
-	rows, err := c.QueryContext(ctx, "SELECT info FROM _loupe.datasets", nil)
+	return byName(ctx, c, "SELECT info FROM _loupe.datasets", nil)
+}
+
+// OfSource returns the datasets on c loaded from source (an absolute
+// path), by name, reading only their records: a reload of the file keeps
+// their names and drops the parts that vanished from it.
+func OfSource(ctx context.Context, c Conn, source string) (map[string]Dataset, error) {
+	return byName(ctx, c, "SELECT info FROM _loupe.datasets WHERE source = $1", []driver.NamedValue{{Ordinal: 1, Value: source}})
+}
+
+// Taken reports whether a dataset on c is called name, in one lookup
+// whatever the number of datasets.
+func Taken(ctx context.Context, c Conn, name string) (bool, error) {
+	rows, err := c.QueryContext(ctx, "SELECT 1 FROM _loupe.datasets WHERE name = $1", []driver.NamedValue{{Ordinal: 1, Value: name}})
+	if err != nil {
+		return false, fmt.Errorf("look up dataset %s: %w", name, err)
+	}
+	defer rows.Close()
+	err = rows.Next([]driver.Value{nil})
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, io.EOF):
+		return false, nil
+	}
+	return false, fmt.Errorf("look up dataset %s: %w", name, err)
+}
+
+func byName(ctx context.Context, c Conn, q string, args []driver.NamedValue) (map[string]Dataset, error) {
+	rows, err := c.QueryContext(ctx, q, args)
 	if err != nil {
 		return nil, fmt.Errorf("list datasets: %w", err)
 	}

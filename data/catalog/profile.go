@@ -196,14 +196,22 @@ func firstLine(s string) string {
 	return clip(s)
 }
 
-// Describe returns table's columns and types, without statistics.
+// Describe returns the columns and types of table (in schema main),
+// without statistics, or none when there is no such table or view. It
+// looks the table up by name (DESCRIBE), so its cost does not grow with
+// the number of tables in the workspace as a scan of duckdb_columns()
+// does; a missing table is a binder error, which leaves the caller's
+// transaction usable.
 func Describe(ctx context.Context, c Conn, table string) ([]Column, error) {
-	q := "SELECT column_name, data_type FROM duckdb_columns() WHERE database_name = current_database() AND schema_name = 'main' AND table_name = $1 ORDER BY column_index"
+	q := "SELECT column_name, column_type FROM (DESCRIBE main." + quoteIdent(table) + ")"
 	var cols []Column
-	err := each(ctx, c, q, []any{table}, func(v []driver.Value) {
+	err := each(ctx, c, q, nil, func(v []driver.Value) {
 		cols = append(cols, Column{Name: str(v[0]), Type: str(v[1])})
 	})
 	if err != nil {
+		if strings.Contains(err.Error(), "Catalog Error") && strings.Contains(err.Error(), "does not exist") {
+			return nil, nil
+		}
 		return nil, fmt.Errorf("describe %s: %w", table, err)
 	}
 	return cols, nil

@@ -16,20 +16,21 @@ import (
 // whose names hold NUL or other control characters (a fuzzed header, a
 // stray byte): such a name cannot be written in a statement (a NUL cuts
 // it) and garbles a terminal. It returns a warning naming each column
-// renamed, or "" when none was. The table is rewritten with positional
-// references, the only way to reach a column whose name holds a NUL; a
-// clean table costs one catalog lookup. Views keep their names.
-func cleanColumns(ctx context.Context, c *duckdb.Conn, d *catalog.Dataset) (string, error) {
-	if d.Storage == "view" {
-		return "", nil
-	}
+// renamed, or "" when none was, and the table's columns as they are
+// after. The table is rewritten with positional references, the only way
+// to reach a column whose name holds a NUL; a clean table costs one
+// catalog lookup. Views keep their names.
+func cleanColumns(ctx context.Context, c *duckdb.Conn, d *catalog.Dataset) (string, []catalog.Column, error) {
 	cols, err := catalog.Describe(ctx, c, d.Name)
 	if err != nil {
-		return "", err
+		return "", nil, err
+	}
+	if d.Storage == "view" {
+		return "", cols, nil
 	}
 	names, renamed := cleanNames(cols)
 	if len(renamed) == 0 {
-		return "", nil
+		return "", cols, nil
 	}
 	sel := make([]string, len(names))
 	for i, n := range names {
@@ -42,10 +43,26 @@ func cleanColumns(ctx context.Context, c *duckdb.Conn, d *catalog.Dataset) (stri
 		"ALTER TABLE " + duck.QuoteIdent(tmp) + " RENAME TO " + duck.QuoteIdent(d.Name),
 	} {
 		if err := duck.Exec(ctx, c, q); err != nil {
-			return "", fmt.Errorf("rename the columns of %s: %w", finalName(d.Name), err)
+			return "", nil, fmt.Errorf("rename the columns of %s: %w", finalName(d.Name), err)
 		}
 	}
-	return "columns renamed (control characters removed from their names): " + strings.Join(renamed, ", "), nil
+	for i := range cols {
+		cols[i].Name = names[i]
+	}
+	return "columns renamed (control characters removed from their names): " + strings.Join(renamed, ", "), cols, nil
+}
+
+// columnNames returns the names of table's columns, in order.
+func columnNames(ctx context.Context, c *duckdb.Conn, table string) ([]string, error) {
+	cols, err := catalog.Describe(ctx, c, table)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, len(cols))
+	for i, col := range cols {
+		names[i] = col.Name
+	}
+	return names, nil
 }
 
 // cleanNames returns the columns' names with control characters removed

@@ -18,11 +18,15 @@ func (l *Loader) loadParquet(ctx context.Context, src *source) ([]catalog.Datase
 	started := time.Now()
 	var d catalog.Dataset
 	err := l.commit(ctx, func(c *duckdb.Conn) error {
-		n, err := newNamer(ctx, c)
+		n, err := newNamer(ctx, c, src.path)
 		if err != nil {
 			return err
 		}
-		d = catalog.Dataset{Name: n.stage(sqlName(baseNoExt(src.path)), src.path, ""), Kind: string(Parquet), Storage: "view"}
+		name, err := n.stage(ctx, sqlName(baseNoExt(src.path)), "")
+		if err != nil {
+			return err
+		}
+		d = catalog.Dataset{Name: name, Kind: string(Parquet), Storage: "view"}
 		d.Staged = stagedPath(l.eng.ImportDir(), finalName(d.Name), src.path, ".parquet")
 		if err := link(ctx, src.path, d.Staged); err != nil {
 			return osErr(src.path, err)
@@ -81,7 +85,7 @@ func (l *Loader) loadDuckDB(ctx context.Context, src *source) ([]catalog.Dataset
 		if len(objs) == 0 {
 			return fileErr(src.path, "the DuckDB file has no tables", "open a database that holds data", nil)
 		}
-		n, err := newNamer(ctx, c)
+		n, err := newNamer(ctx, c, src.path)
 		if err != nil {
 			return err
 		}
@@ -90,7 +94,11 @@ func (l *Loader) loadDuckDB(ctx context.Context, src *source) ([]catalog.Dataset
 			if o.schema != "main" {
 				part = o.schema + "." + o.name
 			}
-			d := catalog.Dataset{Name: n.stage(sqlName(strings.ReplaceAll(part, ".", "_")), src.path, part), Kind: string(DuckDB), Part: part, Storage: "view", Staged: staged, Attach: alias}
+			name, err := n.stage(ctx, sqlName(strings.ReplaceAll(part, ".", "_")), part)
+			if err != nil {
+				return err
+			}
+			d := catalog.Dataset{Name: name, Kind: string(DuckDB), Part: part, Storage: "view", Staged: staged, Attach: alias}
 			d.Comment = strings.TrimSpace(o.comment)
 			d.Columns = comments[o.schema+"."+o.name]
 			if err := replaceObject(ctx, c, d.Name); err != nil {

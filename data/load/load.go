@@ -61,6 +61,9 @@ type source struct {
 	info os.FileInfo
 	kind kind
 	opt  Options
+	// clean is set when a text file loaded without retries or warnings:
+	// a small one is then kept as a view (see keepAsView).
+	clean bool
 }
 
 func (s *source) report(p Progress) {
@@ -198,15 +201,6 @@ func (l *Loader) commit(ctx context.Context, fn func(c *duckdb.Conn) error) erro
 	})
 }
 
-// namer returns a namer over the catalog as it is on c.
-func newNamer(ctx context.Context, c *duckdb.Conn) (*namer, error) {
-	existing, err := catalog.Names(ctx, c)
-	if err != nil {
-		return nil, err
-	}
-	return &namer{existing: existing, picked: map[string]bool{}}, nil
-}
-
 // replaceObject drops whatever table or view holds name, so a reload can
 // recreate it (in the caller's transaction).
 func replaceObject(ctx context.Context, c *duckdb.Conn, name string) error {
@@ -239,16 +233,12 @@ func restart(ctx context.Context, c *duckdb.Conn, name string) error {
 // keeping the comments a loader put in d.Columns beforehand. The record
 // is written when the load publishes it (see Loader.publish).
 func finish(ctx context.Context, c *duckdb.Conn, src *source, d *catalog.Dataset, started time.Time) error {
-	warn, err := cleanColumns(ctx, c, d)
+	warn, cols, err := cleanColumns(ctx, c, d)
 	if err != nil {
 		return err
 	}
 	if warn != "" {
 		d.Warnings = append(d.Warnings, warn)
-	}
-	cols, err := catalog.Describe(ctx, c, d.Name)
-	if err != nil {
-		return err
 	}
 	_ = each(ctx, c, "SELECT count(*) FROM "+duck.QuoteIdent(d.Name), func(v []any) { d.Rows = toInt(v[0]) })
 	catalog.KeepColumnText(d.Columns, cols) // comments the loader read from the source
@@ -290,7 +280,14 @@ func (l *Loader) publish(ctx context.Context, src *source, ds []catalog.Dataset)
 		if err := duck.Exec(ctx, c, "BEGIN TRANSACTION"); err != nil {
 			return fmt.Errorf("begin load: %w", err)
 		}
-		if err := putInPlace(ctx, c, ds); err != nil {
+		if len(ds) == 1 && src.clean {
+			if err := l.keepAsView(ctx, c, src, &ds[0]); err != nil {
+				_ = duck.Exec(context.Background(), c, "ROLLBACK")
+				return err
+			}
+		}
+		replaced, err := putInPlace(ctx, c, ds)
+		if err != nil {
 			_ = duck.Exec(context.Background(), c, "ROLLBACK")
 			return err
 		}
@@ -298,36 +295,44 @@ func (l *Loader) publish(ctx context.Context, src *source, ds []catalog.Dataset)
 			_ = duck.Exec(context.Background(), c, "ROLLBACK")
 			return fmt.Errorf("commit load: %w", err)
 		}
+		for _, old := range replaced {
+			dropCopy(l.eng.ImportDir(), old)
+		}
 		return nil
 	})
 }
 
 // putInPlace renames each staging object of ds to its dataset's name,
 // replacing what held it, and records it (keeping the user's notes of
-// an earlier load of the same source), in c's transaction.
-func putInPlace(ctx context.Context, c *duckdb.Conn, ds []catalog.Dataset) error {
+// an earlier load of the same source), in c's transaction. It returns
+// the records it replaced whose staged files the new ones do not read.
+func putInPlace(ctx context.Context, c *duckdb.Conn, ds []catalog.Dataset) ([]catalog.Dataset, error) {
+	var replaced []catalog.Dataset
 	for i := range ds {
 		d := &ds[i]
 		stage, final := d.Name, finalName(d.Name)
+		if old, err := catalog.GetOn(ctx, c, final); err == nil && old.Staged != d.Staged {
+			replaced = append(replaced, old)
+		}
 		if err := replaceObject(ctx, c, final); err != nil {
-			return err
+			return nil, err
 		}
 		kind := "TABLE"
 		if d.Storage == "view" {
 			kind = "VIEW"
 		}
 		if err := duck.Exec(ctx, c, "ALTER "+kind+" "+duck.QuoteIdent(stage)+" RENAME TO "+duck.QuoteIdent(final)); err != nil {
-			return fmt.Errorf("put %s in place: %w", final, err)
+			return nil, fmt.Errorf("put %s in place: %w", final, err)
 		}
 		d.Name = final
 		if err := catalog.KeepNotes(ctx, c, d); err != nil {
-			return err
+			return nil, err
 		}
 		if err := catalog.Put(ctx, c, *d); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return nil
+	return replaced, nil
 }
 
 // discard drops the staging objects of a load that did not complete. It
@@ -344,6 +349,7 @@ func (l *Loader) discard(ds []catalog.Dataset) {
 			if err := replaceObject(ctx, c, d.Name); err != nil {
 				return err
 			}
+			dropCopy(l.eng.ImportDir(), d)
 		}
 		return nil
 	})

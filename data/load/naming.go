@@ -1,6 +1,8 @@
 package load
 
 import (
+	"context"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode"
@@ -82,18 +84,36 @@ func foldAccents(s string) string {
 }
 
 // namer picks unique names against the datasets already in the catalog
-// and those picked earlier in the same load.
+// and those picked earlier in the same load, for one source file. It
+// looks names up one by one (catalog.Taken) and reads only the records of
+// its source, so that naming costs the same whatever the number of
+// datasets in the workspace.
 type namer struct {
-	existing map[string]catalog.Dataset
+	c        catalog.Conn
+	existing map[string]catalog.Dataset // the records of the source, by name
 	picked   map[string]bool
+}
+
+// newNamer returns a namer for the datasets of source over the catalog
+// as it is on c.
+func newNamer(ctx context.Context, c catalog.Conn, source string) (*namer, error) {
+	existing, err := catalog.OfSource(ctx, c, source)
+	if err != nil {
+		return nil, err
+	}
+	return &namer{c: c, existing: existing, picked: map[string]bool{}}, nil
 }
 
 // stage picks the dataset's name (see pick) and returns the name of the
 // staging object the load creates for it: a load makes its tables and
 // views under these names and renames them when they are complete (see
 // Loader.publish), so that no half-made dataset is ever visible.
-func (n *namer) stage(base, source, part string) string {
-	return stageName(n.pick(base, source, part))
+func (n *namer) stage(ctx context.Context, base, part string) (string, error) {
+	name, err := n.pick(ctx, base, part)
+	if err != nil {
+		return "", err
+	}
+	return stageName(name), nil
 }
 
 // stagePrefix starts the name of a table or view a load is making. No
@@ -105,22 +125,34 @@ func stageName(final string) string { return stagePrefix + final }
 // finalName is the dataset name of a staging object's name.
 func finalName(name string) string { return strings.TrimPrefix(name, stagePrefix) }
 
-// pick returns the name for (source, part): its current name when it was
-// loaded before (a refresh), else base made unique with _2, _3, ….
-func (n *namer) pick(base, source, part string) string {
-	for name, d := range n.existing {
-		if d.Source == source && d.Part == part && !n.picked[name] {
+// pick returns the name for part of the namer's source: its current name
+// when it was loaded before (a refresh), else base made unique with _2,
+// _3, ….
+func (n *namer) pick(ctx context.Context, base, part string) (string, error) {
+	names := make([]string, 0, len(n.existing))
+	for name := range n.existing {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if n.existing[name].Part == part && !n.picked[name] {
 			n.picked[name] = true
-			return name
+			return name, nil
 		}
 	}
 	name := base
 	for i := 2; ; i++ {
-		if _, taken := n.existing[name]; !taken && !n.picked[name] {
-			break
+		if !n.picked[name] {
+			taken, err := catalog.Taken(ctx, n.c, name)
+			if err != nil {
+				return "", err
+			}
+			if !taken {
+				break
+			}
 		}
 		name = base + "_" + strconv.Itoa(i)
 	}
 	n.picked[name] = true
-	return name
+	return name, nil
 }

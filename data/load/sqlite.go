@@ -495,14 +495,18 @@ func (l *Loader) copySQLite(ctx context.Context, src *source, db *sql.DB, objs [
 	var out []catalog.Dataset
 	err := l.commit(ctx, func(c *duckdb.Conn) error {
 		out = out[:0]
-		n, err := newNamer(ctx, c)
+		n, err := newNamer(ctx, c, src.path)
 		if err != nil {
 			return err
 		}
 		var done, reported int64
 		for i := range objs {
 			o := &objs[i]
-			d := catalog.Dataset{Name: n.stage(sqlName(o.name), src.path, o.name), Kind: string(SQLite), Part: o.name, Storage: "table"}
+			name, err := n.stage(ctx, sqlName(o.name), o.name)
+			if err != nil {
+				return err
+			}
+			d := catalog.Dataset{Name: name, Kind: string(SQLite), Part: o.name, Storage: "table"}
 			report := func(rows int64) {
 				// A restarted copy does not move the bar back.
 				if done+rows >= reported {

@@ -68,12 +68,16 @@ func (l *Loader) loadText(ctx context.Context, src *source) ([]catalog.Dataset, 
 	started := time.Now()
 	var d catalog.Dataset
 	err := l.commit(ctx, func(c *duckdb.Conn) error {
-		n, err := newNamer(ctx, c)
+		n, err := newNamer(ctx, c, src.path)
 		if err != nil {
 			return err
 		}
 		base := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(baseNoExt(src.path), ".gz"), ".bz2"), ".zst")
-		d = catalog.Dataset{Name: n.stage(sqlName(baseNoExt(base)), src.path, ""), Kind: string(src.kind.format), Storage: "table"}
+		name, err := n.stage(ctx, sqlName(baseNoExt(base)), "")
+		if err != nil {
+			return err
+		}
+		d = catalog.Dataset{Name: name, Kind: string(src.kind.format), Storage: "table"}
 		staged, cleanup, warn, err := l.stageText(ctx, src, d.Name)
 		if err != nil {
 			return err
@@ -93,6 +97,7 @@ func (l *Loader) loadText(ctx context.Context, src *source) ([]catalog.Dataset, 
 		if err != nil {
 			return err
 		}
+		src.clean = len(d.Warnings) == 0
 		return finish(ctx, c, src, &d, started)
 	})
 	if err != nil {
@@ -193,10 +198,14 @@ func (l *Loader) createCSV(ctx context.Context, c *duckdb.Conn, src *source, sta
 			warnings = append(warnings, w)
 		}
 	}
-	if err := checkCSVShape(ctx, c, src, d.Name); err != nil {
+	names, err := columnNames(ctx, c, d.Name)
+	if err != nil {
 		return err
 	}
-	warnings = append(warnings, headerWarnings(ctx, c, o, staged, d.Name)...)
+	if err := checkCSVShape(ctx, c, src, d.Name, names); err != nil {
+		return err
+	}
+	warnings = append(warnings, headerWarnings(ctx, c, o, staged, names)...)
 	d.Warnings = append(d.Warnings, warnings...)
 	return nil
 }
@@ -259,12 +268,9 @@ func rejected(ctx context.Context, c *duckdb.Conn) (string, error) {
 }
 
 // checkCSVShape refuses a "table" DuckDB made from a file with no data:
-// a single unnamed column holding nothing but NULLs.
-func checkCSVShape(ctx context.Context, c *duckdb.Conn, src *source, name string) error {
-	var cols []string
-	_ = each(ctx, c, "SELECT column_name FROM duckdb_columns() WHERE database_name = current_database() AND schema_name = 'main' AND table_name = "+duck.QuoteString(name), func(v []any) {
-		cols = append(cols, fmt.Sprint(v[0]))
-	})
+// a single unnamed column holding nothing but NULLs. cols are the
+// table's column names.
+func checkCSVShape(ctx context.Context, c *duckdb.Conn, src *source, name string, cols []string) error {
 	if len(cols) != 1 || cols[0] != "column0" {
 		return nil
 	}
@@ -280,12 +286,9 @@ func checkCSVShape(ctx context.Context, c *duckdb.Conn, src *source, name string
 // DuckDB gave, and says which columns were renamed (empty or duplicate
 // names) or that no header row was found. It reads the file again only
 // when the names show signs of renaming (DuckDB's column<N> and <name>_<N>),
-// so that a clean load pays nothing for it.
-func headerWarnings(ctx context.Context, c *duckdb.Conn, o csvOpts, staged, name string) []string {
-	var names []string
-	_ = each(ctx, c, "SELECT column_name FROM duckdb_columns() WHERE database_name = current_database() AND schema_name = 'main' AND table_name = "+duck.QuoteString(name)+" ORDER BY column_index", func(v []any) {
-		names = append(names, fmt.Sprint(v[0]))
-	})
+// so that a clean load pays nothing for it. names are the table's
+// column names, in order.
+func headerWarnings(ctx context.Context, c *duckdb.Conn, o csvOpts, staged string, names []string) []string {
 	generic, suspicious := len(names) > 0, false
 	for _, n := range names {
 		g := generatedName.MatchString(n)

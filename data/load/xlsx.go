@@ -88,7 +88,7 @@ func (l *Loader) loadXLSX(ctx context.Context, src *source) ([]catalog.Dataset, 
 // transaction, and records every staged file in staged for removal.
 func (l *Loader) loadSheets(ctx context.Context, c *duckdb.Conn, src *source, wb *workbook, staged *[]string) ([]catalog.Dataset, error) {
 	started := time.Now()
-	n, err := newNamer(ctx, c)
+	n, err := newNamer(ctx, c, src.path)
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +97,11 @@ func (l *Loader) loadSheets(ctx context.Context, c *duckdb.Conn, src *source, wb
 	var empty []string
 	var written int64
 	for _, sheet := range wb.sheets {
-		d := catalog.Dataset{Name: n.stage(sheetName(base, sheet, len(wb.sheets)), src.path, sheet), Kind: string(XLSX), Part: sheet, Storage: "table"}
+		name, err := n.stage(ctx, sheetName(base, sheet, len(wb.sheets)), sheet)
+		if err != nil {
+			return nil, err
+		}
+		d := catalog.Dataset{Name: name, Kind: string(XLSX), Part: sheet, Storage: "table"}
 		dst := stagedPath(l.eng.ImportDir(), d.Name, src.path, ".csv")
 		*staged = append(*staged, dst)
 		s, err := stageSheet(ctx, wb, sheet, dst, func(rows int64) {
@@ -163,7 +167,11 @@ func (l *Loader) createSheet(ctx context.Context, c *duckdb.Conn, src *source, s
 		}
 		return fileErr(src.path, fmt.Sprintf("cannot make a table of sheet %q: %s", s.sheet, firstLine(duckMsg(err))), "open it in Excel or LibreOffice, check that sheet and save it again", err)
 	}
-	d.Warnings = append(d.Warnings, headerWarnings(ctx, c, o, s.path, d.Name)...)
+	names, err := columnNames(ctx, c, d.Name)
+	if err != nil {
+		return err
+	}
+	d.Warnings = append(d.Warnings, headerWarnings(ctx, c, o, s.path, names)...)
 	return nil
 }
 

@@ -49,9 +49,9 @@ func (p *profiler) stop() {
 }
 
 // reprofile profiles the datasets that need it, at most reprofileMax,
-// until ctx ends.
+// until ctx ends. Only the records not marked Profiled are read.
 func reprofile(ctx context.Context, eng *duck.Engine, log *slog.Logger) error {
-	ds, err := catalog.List(ctx, eng.DB())
+	ds, err := catalog.Unprofiled(ctx, eng.DB())
 	if err != nil {
 		return err
 	}

@@ -120,8 +120,10 @@ func Open(ctx context.Context, dir string) (*Workspace, error) {
 // reattach attaches the DuckDB files whose tables are datasets; attachments
 // do not outlive the process. A file that has gone missing leaves its
 // datasets failing with DuckDB's error until they are reloaded or removed.
+// Only those datasets' records are read (catalog.Attached), so that an
+// open does not decode every record.
 func reattach(ctx context.Context, eng *duck.Engine) error {
-	ds, err := catalog.List(ctx, eng.DB())
+	ds, err := catalog.Attached(ctx, eng.DB())
 	if err != nil {
 		return err
 	}

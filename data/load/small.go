@@ -1,0 +1,133 @@
+package load
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+
+	duckdb "github.com/duckdb/duckdb-go/v2"
+
+	"github.com/loupeapp/loupe/data/catalog"
+	"github.com/loupeapp/loupe/data/duck"
+)
+
+// SmallText is the largest CSV or TSV file kept as a view over a private
+// copy instead of a table. DuckDB gives every table at least one storage
+// block of its own (64 KiB, duck.BlockSize) whatever its size, and reads
+// each table's metadata at every open: a 7 KB file of 200 rows took 78 KB
+// as a table. As a view over its copy it takes its own size and about
+// 1 KB of catalog, and a query reads it again (about a millisecond at
+// this size).
+const SmallText = 256 << 10
+
+// keepAsView replaces d's new table, profiled and committed, by a view
+// over a private copy of the source in the import folder, in c's
+// transaction (the one that puts it in place), when the file is a small,
+// plain CSV or TSV that loaded without retries, warnings or renamed
+// columns and the view reads exactly the table's rows and types (DuckDB's own
+// reading instructions from sniff_csv, checked with EXCEPT ALL both
+// ways). Otherwise the table stays. The copy, not a link, keeps the
+// dataset a snapshot like a table: a later change to the user's file does
+// not show until it is loaded again.
+func (l *Loader) keepAsView(ctx context.Context, c *duckdb.Conn, src *source, d *catalog.Dataset) error {
+	if src.info.Size() > SmallText || src.kind.comp != None || src.kind.encoding != "" || src.kind.warning != "" ||
+		(src.kind.format != CSV && src.kind.format != TSV) || d.Rows == 0 {
+		return nil
+	}
+	cols, err := catalog.Describe(ctx, c, d.Name)
+	if err != nil || len(cols) == 0 {
+		return err
+	}
+	if _, renamed := cleanNames(cols); len(renamed) > 0 {
+		return nil
+	}
+	ext := ".csv"
+	if src.kind.format == TSV {
+		ext = ".tsv"
+	}
+	// A name of its own per load: the view a reload replaces still reads
+	// its file until the reload is in place.
+	copyPath := stagedPath(l.eng.ImportDir(), finalName(d.Name)+"-"+strconv.FormatInt(time.Now().UnixNano(), 36), src.path, ext)
+	if err := copyFile(ctx, src.path, copyPath, func(r io.Reader, w io.Writer) (int, error) {
+		_, err := io.Copy(w, r)
+		return 0, err
+	}); err != nil {
+		_ = os.Remove(copyPath)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return nil // the table stays
+	}
+	kept := false
+	defer func() {
+		if !kept {
+			_ = os.Remove(copyPath)
+		}
+	}()
+	// One thread: at this size DuckDB's parallel reader only adds the cost
+	// of starting its tasks, at every query of the view.
+	o := csvOpts{tsv: src.kind.format == TSV, serial: true}
+	var prompt string
+	if err := each(ctx, c, "SELECT Prompt FROM sniff_"+strings.TrimPrefix(o.sql(copyPath), "read_"), func(v []any) { prompt = fmt.Sprint(v[0]) }); err != nil {
+		return nil
+	}
+	reader := strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(prompt), "FROM "), ";")
+	if !strings.HasPrefix(reader, "read_csv(") {
+		return nil
+	}
+	view := d.Name + "_view"
+	if err := duck.Exec(ctx, c, "CREATE VIEW "+duck.QuoteIdent(view)+" AS SELECT * FROM "+reader); err != nil {
+		return nil //nolint:nilerr // DuckDB cannot read it so: the table stays
+	}
+	same := l.sameRows(ctx, c, d.Name, view, cols)
+	if !same {
+		return duck.Exec(ctx, c, "DROP VIEW "+duck.QuoteIdent(view))
+	}
+	for _, q := range []string{
+		"DROP TABLE " + duck.QuoteIdent(d.Name),
+		"ALTER VIEW " + duck.QuoteIdent(view) + " RENAME TO " + duck.QuoteIdent(d.Name),
+	} {
+		if err := duck.Exec(ctx, c, q); err != nil {
+			return fmt.Errorf("keep %s as a view: %w", finalName(d.Name), err)
+		}
+	}
+	kept = true
+	d.Storage, d.Staged = "view", copyPath
+	return nil
+}
+
+// sameRows reports whether view has table's columns, types and rows.
+func (l *Loader) sameRows(ctx context.Context, c *duckdb.Conn, table, view string, cols []catalog.Column) bool {
+	vcols, err := catalog.Describe(ctx, c, view)
+	if err != nil || !reflect.DeepEqual(vcols, cols) {
+		return false
+	}
+	// One pass over each: the same row count and the same sum of row
+	// hashes (order does not matter) mean the same rows.
+	t, v := duck.QuoteIdent(table), duck.QuoteIdent(view)
+	digest := func(rel string) string {
+		return "(SELECT count(*)::VARCHAR || ':' || coalesce(sum(hash(x)::HUGEINT), 0)::VARCHAR FROM " + rel + " AS x)"
+	}
+	var tn, vn string
+	q := "SELECT " + digest(t) + ", " + digest(v)
+	if err := each(ctx, c, q, func(r []any) { tn, vn = fmt.Sprint(r[0]), fmt.Sprint(r[1]) }); err != nil {
+		return false
+	}
+	return tn != "" && tn == vn
+}
+
+// dropCopy removes the private copy the view of a small text dataset
+// reads (see keepAsView), once nothing reads it; other datasets' staged
+// files are left alone.
+func dropCopy(importDir string, d catalog.Dataset) {
+	if d.Storage != "view" || (d.Kind != string(CSV) && d.Kind != string(TSV)) || d.Staged == "" || filepath.Dir(d.Staged) != importDir {
+		return
+	}
+	_ = os.Remove(d.Staged)
+}
