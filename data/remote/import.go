@@ -65,9 +65,18 @@ var tableNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,62}$`)
 // Import runs text on src and stores its rows in the workspace as a new
 // table, recorded in the catalog with its statistics, so that it can be
 // joined with local data. The record keeps what running it again takes:
-// Source is opt.Origin, Part the query, MaxRows the row limit. It is all or nothing: on any error (including a
-// cancelled ctx) the workspace is left as it was. The import holds the
-// workspace's loading connection while the remote query runs.
+// Source is opt.Origin, Part the query, MaxRows the row limit.
+//
+// It is all or nothing: on any error, a cancelled ctx included, the
+// workspace is left as it was (a dataset it was to replace is kept). The
+// rows are read into a table of a staging name and committed (statistics
+// need committed data, see catalog.ProfileWithin), profiled, and then, in
+// one transaction, put in place of the dataset of that name with their
+// record. Cancelling interrupts whichever runs: the remote query, the
+// copy, or DuckDB's profile; the staging table is then dropped. A process
+// killed in between leaves a staging table that the next open drops (see
+// Sweep). The import holds the workspace's loading connection while the
+// remote query runs.
 func Import(ctx context.Context, eng *duck.Engine, src Source, text string, opt ImportOptions) (catalog.Dataset, error) {
 	start := time.Now()
 	if !tableNameRE.MatchString(opt.Table) || strings.HasPrefix(strings.ToLower(opt.Table), "_loupe") {
@@ -79,57 +88,140 @@ func Import(ctx context.Context, eng *duck.Engine, src Source, text string, opt 
 	if opt.Timeout <= 0 {
 		opt.Timeout = DefaultImportTimeout
 	}
-	im := &importer{opt: opt, src: src, text: text, log: slog.Default().With("subsystem", "remote.import")}
-	d := catalog.Dataset{Name: opt.Table, Kind: string(src.Dialect().Kind), Source: opt.Origin, Part: strings.TrimSpace(text),
+	suffix := make([]byte, 6)
+	_, _ = rand.Read(suffix)
+	id := hex.EncodeToString(suffix)
+	im := &importer{opt: opt, src: src, text: text, log: slog.Default().With("subsystem", "remote.import"),
+		stage: importPrefix + id, table: importPrefix + id + "_t"}
+	d := catalog.Dataset{Name: im.table, Kind: string(src.Dialect().Kind), Source: opt.Origin, Part: strings.TrimSpace(text),
 		Storage: "table", MaxRows: int64(opt.MaxRows)}
-	err := eng.Write(ctx, func(c *duckdb.Conn) error {
-		if err := duck.Exec(ctx, c, "BEGIN TRANSACTION"); err != nil {
-			return fmt.Errorf("begin import: %w", err)
-		}
-		if err := im.run(ctx, c, &d); err != nil {
-			_ = duck.Exec(context.Background(), c, "ROLLBACK")
-			return err
-		}
+	err := inTransaction(ctx, eng, "import", func(c *duckdb.Conn) error { return im.run(ctx, c, &d) })
+	if err == nil {
+		im.report("profiling")
+		err = eng.Write(ctx, func(c *duckdb.Conn) error { return im.profile(ctx, c, &d) })
+	}
+	if err == nil {
 		d.LoadedAt = time.Now().UTC()
 		d.LoadMS = float64(time.Since(start).Microseconds()) / 1000
-		if p := im.prior; p != nil && p.Source == d.Source && p.Part == d.Part {
-			catalog.CarryNotes(*p, &d) // a refresh keeps the user's notes
-		}
-		if err := catalog.Put(ctx, c, d); err != nil {
-			_ = duck.Exec(context.Background(), c, "ROLLBACK")
-			return err
-		}
-		if err := duck.Exec(ctx, c, "COMMIT"); err != nil {
-			_ = duck.Exec(context.Background(), c, "ROLLBACK")
-			return fmt.Errorf("commit import: %w", err)
-		}
-		return nil
-	})
+		err = inTransaction(ctx, eng, "import", func(c *duckdb.Conn) error { return im.putInPlace(ctx, c, &d) })
+	}
 	if err != nil {
+		im.discard(eng)
 		if ctx.Err() != nil {
 			return catalog.Dataset{}, ctx.Err()
 		}
 		return catalog.Dataset{}, err
 	}
-	// Statistics need committed data (see catalog.Profile); the rows are
-	// in, so this runs to the end even if ctx is cancelled now.
-	im.report("profiling")
-	pctx := context.WithoutCancel(ctx)
-	err = eng.Write(pctx, func(c *duckdb.Conn) error {
-		rows, cols, err := catalog.Profile(pctx, c, d.Name)
-		if err != nil {
-			return fmt.Errorf("profile %s: %w", d.Name, err)
-		}
-		catalog.KeepColumnText(d.Columns, cols)
-		d.Rows, d.Columns, d.Profiled = rows, cols, true
-		return catalog.Put(pctx, c, d)
-	})
-	if err != nil {
-		return catalog.Dataset{}, err
-	}
 	im.report("done")
 	im.log.Info("imported", "table", d.Name, "rows", d.Rows, "elapsed", time.Since(start))
 	return d, nil
+}
+
+// importPrefix starts the names of an import's staging tables.
+const importPrefix = "_loupe_import_"
+
+// inTransaction runs fn in one transaction on eng's loading connection and
+// commits, or rolls back on any error.
+func inTransaction(ctx context.Context, eng *duck.Engine, what string, fn func(c *duckdb.Conn) error) error {
+	return eng.Write(ctx, func(c *duckdb.Conn) error {
+		if err := duck.Exec(ctx, c, "BEGIN TRANSACTION"); err != nil {
+			return fmt.Errorf("begin %s: %w", what, err)
+		}
+		if err := fn(c); err != nil {
+			_ = duck.Exec(context.WithoutCancel(ctx), c, "ROLLBACK")
+			return err
+		}
+		if err := duck.Exec(ctx, c, "COMMIT"); err != nil {
+			_ = duck.Exec(context.WithoutCancel(ctx), c, "ROLLBACK")
+			return fmt.Errorf("commit %s: %w", what, err)
+		}
+		return nil
+	})
+}
+
+// profile computes the statistics of the committed staging table within
+// catalog.DefaultBudget; ctx ending interrupts DuckDB and ends it with
+// ctx's error.
+func (im *importer) profile(ctx context.Context, c *duckdb.Conn, d *catalog.Dataset) error {
+	im.log.Debug("profiling", "table", im.opt.Table, "columns", len(d.Columns), "rows", d.Rows)
+	r, err := catalog.ProfileWithin(ctx, c, im.table, catalog.DefaultBudget)
+	if err != nil {
+		return fmt.Errorf("profile %s: %w", im.opt.Table, err)
+	}
+	catalog.KeepColumnText(d.Columns, r.Columns)
+	d.Rows, d.Columns, d.Profiled = r.Rows, r.Columns, true
+	if w := r.Warning(); w != "" {
+		d.Warnings = append(d.Warnings, w)
+	}
+	return nil
+}
+
+// putInPlace renames the staging table to the table asked for, replacing
+// the dataset of that name if opt.Replace (keeping the user's notes when
+// it came from the same query), and records it, in c's transaction. The
+// name is checked again here: another import may have taken it since
+// run checked.
+func (im *importer) putInPlace(ctx context.Context, c *duckdb.Conn, d *catalog.Dataset) error {
+	existing, err := catalog.Names(ctx, c)
+	if err != nil {
+		return err
+	}
+	if old, ok := existing[im.opt.Table]; ok {
+		if !im.opt.Replace {
+			return fmt.Errorf("import %s: %w (choose another name, or replace it)", im.opt.Table, ErrExists)
+		}
+		if old.Source == d.Source && old.Part == d.Part {
+			catalog.CarryNotes(old, d) // a refresh keeps the user's notes
+		}
+	}
+	if err := dropObject(ctx, c, im.opt.Table); err != nil {
+		return err
+	}
+	if err := duck.Exec(ctx, c, "ALTER TABLE "+duck.QuoteIdent(im.table)+" RENAME TO "+duck.QuoteIdent(im.opt.Table)); err != nil {
+		return fmt.Errorf("put %s in place: %w", im.opt.Table, err)
+	}
+	d.Name = im.opt.Table
+	return catalog.Put(ctx, c, *d)
+}
+
+// discard drops the import's staging tables, whatever ctx did: it is a
+// few catalog changes.
+func (im *importer) discard(eng *duck.Engine) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	err := eng.Write(ctx, func(c *duckdb.Conn) error {
+		for _, t := range []string{im.table, im.stage} {
+			if err := duck.Exec(ctx, c, "DROP TABLE IF EXISTS "+duck.QuoteIdent(t)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		im.log.Error("drop the staging tables of a failed import", "table", im.opt.Table, "err", err)
+	}
+}
+
+// Sweep drops the staging tables an import killed before it put its
+// table in place left behind (see Import). The workspace calls it at
+// open, on its loading connection, before anything else runs.
+func Sweep(ctx context.Context, c *duckdb.Conn) error {
+	rows, err := c.QueryContext(ctx, "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = 'main' AND starts_with(table_name, "+duck.QuoteString(importPrefix)+")", nil)
+	if err != nil {
+		return fmt.Errorf("find the staging tables of interrupted imports: %w", err)
+	}
+	var names []string
+	dest := make([]driver.Value, 1)
+	for rows.Next(dest) == nil {
+		names = append(names, fmt.Sprint(dest[0]))
+	}
+	_ = rows.Close()
+	for _, n := range names {
+		if err := duck.Exec(ctx, c, "DROP TABLE IF EXISTS "+duck.QuoteIdent(n)); err != nil {
+			return fmt.Errorf("drop %s: %w", n, err)
+		}
+	}
+	return nil
 }
 
 // importer streams one remote result into a staging table through
@@ -141,12 +233,12 @@ type importer struct {
 	log  *slog.Logger
 
 	cols    []stagedCol
-	stage   string
+	stage   string // the table the rows are appended to
+	table   string // the table cast from it, renamed into place at the end
 	app     *duckdb.Appender
 	rows    int64
 	more    bool
 	lastRep time.Time
-	prior   *catalog.Dataset // the record replaced, if any
 }
 
 type stagedCol struct {
@@ -168,18 +260,11 @@ func (im *importer) run(ctx context.Context, c *duckdb.Conn, d *catalog.Dataset)
 	if err != nil {
 		return err
 	}
-	if old, ok := existing[im.opt.Table]; ok {
-		im.prior = &old
-		if !im.opt.Replace {
-			return fmt.Errorf("import %s: %w (choose another name, or replace it)", im.opt.Table, ErrExists)
-		}
-		if err := dropObject(ctx, c, im.opt.Table); err != nil {
-			return err
-		}
+	if _, ok := existing[im.opt.Table]; ok && !im.opt.Replace {
+		// Checked before the remote query runs, and again when the
+		// table is put in place.
+		return fmt.Errorf("import %s: %w (choose another name, or replace it)", im.opt.Table, ErrExists)
 	}
-	suffix := make([]byte, 6)
-	_, _ = rand.Read(suffix)
-	im.stage = "_loupe_import_" + hex.EncodeToString(suffix)
 	defer func() {
 		if im.app != nil {
 			_ = im.app.Close()
@@ -299,7 +384,7 @@ func (im *importer) finish(ctx context.Context, c *duckdb.Conn, d *catalog.Datas
 		}
 		sel[i] = expr + " AS " + duck.QuoteIdent(col.name)
 	}
-	q := "CREATE TABLE " + duck.QuoteIdent(im.opt.Table) + " AS SELECT " + strings.Join(sel, ", ") + " FROM " + duck.QuoteIdent(im.stage)
+	q := "CREATE TABLE " + duck.QuoteIdent(im.table) + " AS SELECT " + strings.Join(sel, ", ") + " FROM " + duck.QuoteIdent(im.stage)
 	if err := duck.Exec(ctx, c, q); err != nil {
 		return fmt.Errorf("create %s: %w", im.opt.Table, err)
 	}
@@ -330,7 +415,7 @@ func (im *importer) finish(ctx context.Context, c *duckdb.Conn, d *catalog.Datas
 		d.Warnings = append(d.Warnings, "the query returned no rows")
 	}
 	d.Rows = im.rows
-	cols, err := catalog.Describe(ctx, c, im.opt.Table)
+	cols, err := catalog.Describe(ctx, c, im.table)
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package remote_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -177,6 +178,93 @@ func TestImportLimitReplaceCancel(t *testing.T) {
 	}
 	if _, err := remote.Import(ctx, w.Engine, src, "DELETE FROM track", remote.ImportOptions{Table: "x"}); !errors.Is(err, guard.ErrRefused) {
 		t.Fatalf("a write was not refused: %v", err)
+	}
+}
+
+// TestImportCancelMidProfile cancels an import while DuckDB profiles the
+// rows it read: Import returns context.Canceled within a second, no table
+// of it is left, and the dataset it was to replace is as it was. Before,
+// the profile ran to its end whatever the context (minutes on a wide
+// result) and the import was kept.
+func TestImportCancelMidProfile(t *testing.T) {
+	src, p := openPG(t)
+	w := openWorkspace(t)
+	ctx := context.Background()
+	prior, err := remote.Import(ctx, w.Engine, src, "SELECT genre_id, name FROM genre", remote.ImportOptions{Table: "wide", Origin: p.URL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 80 columns of few distinct values × 150,000 rows: a profile of
+	// seconds (frequent values are counted for each column).
+	sel := []string{"g AS id"}
+	for i := 0; i < 80; i++ {
+		sel = append(sel, fmt.Sprintf("(g * %d) %% 41 AS k%d", i+3, i))
+	}
+	text := "SELECT " + strings.Join(sel, ", ") + " FROM generate_series(1, 150000) AS g"
+	cctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	cancelled := make(chan time.Time, 1)
+	var once sync.Once
+	opt := remote.ImportOptions{Table: "wide", Origin: p.URL(), Replace: true, Progress: func(ip remote.ImportProgress) {
+		if ip.Phase == "profiling" {
+			once.Do(func() {
+				go func() {
+					time.Sleep(50 * time.Millisecond)
+					cancelled <- time.Now()
+					cancel()
+				}()
+			})
+		}
+	}}
+	_, err = remote.Import(cctx, w.Engine, src, text, opt)
+	var at time.Time
+	select {
+	case at = <-cancelled:
+	default:
+		t.Fatalf("the import ended before the cancel, 50 ms into its profile: %v", err)
+	}
+	took := time.Since(at)
+	t.Logf("Import returned %v, %s after the cancel", err, took.Round(time.Millisecond))
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancel mid-profile: %v, want context.Canceled", err)
+	}
+	if took > time.Second {
+		t.Errorf("Import returned %s after the cancel, want < 1s", took)
+	}
+	res, err := w.Query.Run(ctx, "SELECT count(*) FROM duckdb_tables() WHERE table_name LIKE '_loupe_import%'", query.Limits{})
+	if err != nil || res.Rows[0][0] != int64(0) {
+		t.Fatalf("left behind: %v %v", res.Rows, err)
+	}
+	d, err := catalog.Get(ctx, w.Engine.DB(), "wide")
+	if err != nil || d.Part != prior.Part || d.Rows != prior.Rows || len(d.Columns) != 2 {
+		t.Fatalf("the replaced dataset after the cancel: %+v, %v; want the genre import", d, err)
+	}
+	if n := one(t, w, "SELECT count(*) FROM wide"); n != prior.Rows {
+		t.Fatalf("wide holds %v rows, want the %d genres", n, prior.Rows)
+	}
+}
+
+// TestSweepDropsImportStaging: a staging table an import killed mid-way
+// left (committed before its profile) is dropped when the workspace opens
+// again.
+func TestSweepDropsImportStaging(t *testing.T) {
+	dir := t.TempDir()
+	w, err := workspace.Open(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Engine.DB().Exec("CREATE TABLE _loupe_import_0123456789ab_t AS SELECT 1 AS a"); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	w, err = workspace.Open(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	var n int64
+	if err := w.Engine.DB().QueryRow("SELECT count(*) FROM duckdb_tables() WHERE table_name LIKE '_loupe_import%'").Scan(&n); err != nil || n != 0 {
+		t.Fatalf("%d staging tables left after open (%v)", n, err)
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/loupeapp/loupe/data/load"
 	"github.com/loupeapp/loupe/data/perm"
 	"github.com/loupeapp/loupe/data/query"
+	"github.com/loupeapp/loupe/data/remote"
 )
 
 // SandboxInputs is the folder, relative to the workspace, where the Python
@@ -104,6 +105,9 @@ func Open(ctx context.Context, dir string) (*Workspace, error) {
 			return err
 		}
 		if err := load.Sweep(ctx, c); err != nil {
+			return err
+		}
+		if err := remote.Sweep(ctx, c); err != nil {
 			return err
 		}
 		return reattach(ctx, eng)

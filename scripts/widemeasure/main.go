@@ -7,6 +7,12 @@
 //	go run ./scripts/widemeasure -cols 10000            # DuckDB's 256 KiB blocks
 //	go run ./scripts/widemeasure -cols 10000 -block 65536
 //	go run ./scripts/widemeasure -cols 10000 -csv "delim=',', quote='\"', escape='\"'"
+//	go run ./scripts/widemeasure -cols 10000 -block 65536 -ckptfirst -duckmem
+//
+// -duckmem prints, after each step, what DuckDB's buffer manager holds
+// (duckdb_memory()): the rest of the resident memory is DuckDB's
+// untracked allocations (a statement's vectors) and what the C library's
+// malloc keeps after they are freed.
 //
 // It is how the README's wide-file figures were taken.
 package main
@@ -36,6 +42,9 @@ func main() {
 	set := flag.String("set", "", "more SET statements, separated by ;")
 	sniff := flag.Bool("sniff", false, "sniff (DESCRIBE the read_csv) as a step of its own first")
 	profile := flag.Bool("profile", true, "profile the table as a load does")
+	flag.BoolVar(&serial, "serial", false, "read_csv with parallel = false")
+	flag.BoolVar(&ckptFirst, "ckptfirst", false, "checkpoint right after the commit, before the profile")
+	flag.BoolVar(&duckMem, "duckmem", false, "after each step, print what DuckDB's buffer manager holds (duckdb_memory())")
 	flag.Parse()
 	if err := run(*cols, *rows, *block, *mem, *threads, *csv, *set, *sniff, *profile); err != nil {
 		fmt.Fprintln(os.Stderr, "widemeasure:", err)
@@ -70,6 +79,7 @@ func run(cols, rows, block int, mem string, threads int, csv, set string, sniff,
 		return err
 	}
 	defer c.Close()
+	s.db = db
 	exec := func(q string) error {
 		if _, err := c.ExecContext(ctx, q); err != nil {
 			return fmt.Errorf("%.100s: %w", q, err)
@@ -85,7 +95,7 @@ func run(cols, rows, block int, mem string, threads int, csv, set string, sniff,
 		}
 	}
 	s.done("open")
-	opts := "null_padding = true, parallel = true"
+	opts := "null_padding = true, parallel = " + fmt.Sprint(!serial)
 	if csv != "" {
 		opts += ", " + csv
 	}
@@ -106,6 +116,12 @@ func run(cols, rows, block int, mem string, threads int, csv, set string, sniff,
 		return err
 	}
 	s.done("commit")
+	if ckptFirst {
+		if err := exec("CHECKPOINT"); err != nil {
+			return err
+		}
+		s.done("checkpoint")
+	}
 	err = c.Raw(func(dc any) error {
 		k := dc.(*duckdb.Conn)
 		d := catalog.Dataset{Name: "w", Storage: "table"}
@@ -152,7 +168,13 @@ func wide(cols, rows int) []byte {
 	return []byte(b.String())
 }
 
-type steps struct{ last time.Time }
+// The -duckmem, -ckptfirst and -serial flags.
+var duckMem, ckptFirst, serial bool
+
+type steps struct {
+	last time.Time
+	db   *sql.DB
+}
 
 func newSteps() *steps { return &steps{last: time.Now()} }
 
@@ -160,7 +182,27 @@ func newSteps() *steps { return &steps{last: time.Now()} }
 func (s *steps) done(name string) {
 	hwm, rss := memory()
 	fmt.Printf("%-20s %7.2f s   peak %5d MB   now %5d MB\n", name, time.Since(s.last).Seconds(), hwm>>10, rss>>10)
+	if duckMem && s.db != nil {
+		s.duckMemory()
+	}
 	s.last = time.Now()
+}
+
+// duckMemory prints the tags of duckdb_memory() that hold something.
+func (s *steps) duckMemory() {
+	rs, err := s.db.Query("SELECT tag, memory_usage_bytes >> 20, temporary_storage_bytes >> 20 FROM duckdb_memory() WHERE memory_usage_bytes + temporary_storage_bytes > 1 << 20 ORDER BY 2 DESC")
+	if err != nil {
+		fmt.Println("   duckdb_memory:", err)
+		return
+	}
+	defer rs.Close()
+	for rs.Next() {
+		var tag string
+		var mem, tmp int64
+		if rs.Scan(&tag, &mem, &tmp) == nil {
+			fmt.Printf("   %-22s %5d MB in memory, %5d MB spilled\n", tag, mem, tmp)
+		}
+	}
 }
 
 // memory is the process's peak and current resident memory in KiB, from
