@@ -7,6 +7,9 @@
 #   make smoke     only the window test: screenshots in .cache/shots/
 #   make bindings  frontend/wailsjs, the TypeScript bindings of App's methods
 #   make bench     benchmarks
+#   make package   dist/: the .deb, a tarball with an install script, and the
+#                  Windows installer where mingw-w64 and NSIS can be installed
+#   make package-check  install the .deb here, use it, remove it (root; ~3 min)
 #
 # GOCACHE is left at Go's default (~/.cache/go-build) so the slow first cgo
 # build (WebKit, DuckDB) is paid once per machine, not once per run.
@@ -33,7 +36,7 @@ BINARY  := build/bin/loupe
 # deps may write it during this same make run.
 wails_tags = $(strip $(shell cat .cache/wails-tags 2>/dev/null))
 
-.PHONY: deps deps-test bindings build run test test-go test-frontend test-e2e smoke bench clean
+.PHONY: deps deps-test bindings build run test test-go test-frontend test-e2e smoke bench package package-check clean
 
 deps:
 	@scripts/deps.sh
@@ -98,6 +101,19 @@ bench: build
 	@if [[ -f scripts/bench.sh ]]; then bash scripts/bench.sh; \
 	else echo "bench: scripts/bench.sh not found" >&2; exit 1; fi
 
+# Packages of the binary `make build` made, in dist/, all with the same
+# version (git describe). See scripts/package-*.sh for what each holds.
+package: build
+	@rm -rf dist && mkdir -p dist
+	VERSION=$(VERSION) scripts/package-linux.sh $(BINARY)
+	VERSION=$(VERSION) scripts/package-windows.sh
+	@ls -lh dist
+
+# Not part of `make test`: it installs the .deb into /usr (root only) and
+# takes about 3 minutes (lintian alone ~45 s) beyond the package build.
+package-check: package
+	scripts/package-check.sh
+
 clean:
-	rm -rf build/bin .cache/shots
+	rm -rf build/bin .cache/shots dist
 	find frontend/dist -mindepth 1 ! -name .gitkeep -delete
