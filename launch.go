@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/runtime"
@@ -66,14 +67,47 @@ func openInWindow(ctx context.Context, paths []string) {
 	slog.Info("opening files given at launch", "subsystem", "launch", "files", len(paths))
 }
 
+// launcher holds the files the window is asked to open — from its command
+// line, a second launch, or macOS's open-file events — until the page is up
+// to take them.
+type launcher struct {
+	mu      sync.Mutex
+	ctx     context.Context // the window's, once its page is ready
+	pending []string
+}
+
+// ready is the OnDomReady hook: the page is up; open what is pending.
+func (l *launcher) ready(ctx context.Context) {
+	l.mu.Lock()
+	l.ctx = ctx
+	files := l.pending
+	l.pending = nil
+	l.mu.Unlock()
+	openInWindow(ctx, files)
+}
+
+// open opens paths in the window now, or once its page is ready.
+func (l *launcher) open(paths ...string) {
+	l.mu.Lock()
+	ctx := l.ctx
+	if ctx == nil {
+		l.pending = append(l.pending, paths...)
+	}
+	l.mu.Unlock()
+	if ctx != nil {
+		runtime.WindowUnminimise(ctx)
+		runtime.Show(ctx)
+		openInWindow(ctx, paths)
+	}
+}
+
 // singleInstance makes a second `loupe FILE` (a second double-click) open
 // its files in the window already running on the same workspace, instead of
 // a second window that could not open the workspace (DuckDB locks it). The
 // lock is per workspace folder, so windows on different workspaces (tests,
 // LOUPE_WORKSPACE) stay independent. Without a D-Bus session (Linux) Wails
-// skips the lock and every launch gets its own window. wailsCtx returns the
-// running window's context.
-func singleInstance(wailsCtx func() context.Context) *options.SingleInstanceLock {
+// skips the lock and every launch gets its own window.
+func singleInstance(l *launcher) *options.SingleInstanceLock {
 	ws, err := workspace.DefaultDir()
 	if err != nil {
 		return nil // the window reports the workspace problem itself
@@ -85,14 +119,8 @@ func singleInstance(wailsCtx func() context.Context) *options.SingleInstanceLock
 	return &options.SingleInstanceLock{
 		UniqueId: "loupe-" + hex.EncodeToString(sum[:8]),
 		OnSecondInstanceLaunch: func(d options.SecondInstanceData) {
-			ctx := wailsCtx()
-			if ctx == nil {
-				return
-			}
-			runtime.WindowUnminimise(ctx)
-			runtime.Show(ctx)
 			if files, ok := windowFiles(d.Args, d.WorkingDirectory); ok {
-				openInWindow(ctx, files)
+				l.open(files...)
 			}
 		},
 	}

@@ -13,7 +13,6 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"sync"
 	"syscall"
 	"time"
 
@@ -21,6 +20,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
+	"github.com/wailsapp/wails/v2/pkg/options/mac"
 
 	"github.com/loupeapp/loupe/app"
 	"github.com/loupeapp/loupe/app/cli"
@@ -79,11 +79,7 @@ func runWindow(files []string) error {
 	a := app.New(app.Options{})
 	defer exitIfStuck(a, quitGrace)()
 	started := time.Now()
-	var (
-		mu       sync.Mutex
-		wailsCtx context.Context
-	)
-	current := func() context.Context { mu.Lock(); defer mu.Unlock(); return wailsCtx }
+	launch := &launcher{pending: files}
 	err = wails.Run(&options.App{
 		Title:     "Loupe",
 		Width:     1280,
@@ -95,15 +91,10 @@ func runWindow(files []string) error {
 		},
 		// Shown until the page paints: the light theme's background.
 		BackgroundColour: options.NewRGB(0xf6, 0xf7, 0xf9),
-		OnStartup: func(ctx context.Context) {
-			mu.Lock()
-			wailsCtx = ctx
-			mu.Unlock()
-			a.Startup(ctx)
-		},
+		OnStartup:        a.Startup,
 		// A second launch on the same workspace (double-clicking another
 		// file) opens its files here.
-		SingleInstanceLock: singleInstance(current),
+		SingleInstanceLock: singleInstance(launch),
 		// Bound methods fail with *app.Error; the frontend gets it as the
 		// object {code, message, hint}.
 		ErrorFormatter: app.FormatError,
@@ -112,14 +103,17 @@ func runWindow(files []string) error {
 		// smoke test (scripts/screenshot.sh) times cold start by this line.
 		OnDomReady: func(ctx context.Context) {
 			slog.Info("window ready", "subsystem", "app", "since_main", time.Since(started).Round(time.Millisecond), "unix_ms", time.Now().UnixMilli())
-			// Files named on the command line (Open with Loupe).
-			openInWindow(ctx, files)
-			files = nil // a reload of the page does not load them again
+			// Files named on the command line (Open with Loupe); a reload
+			// of the page does not load them again.
+			launch.ready(ctx)
 		},
 		Bind: []any{a},
 		// Files dropped on the window reach the frontend with their paths
 		// (api.onFileDrop); the webview itself never opens them.
 		DragAndDrop: &options.DragAndDrop{EnableFileDrop: true, DisableWebViewDrop: true},
+		// Finder's "Open With" and double-click deliver files as events,
+		// not arguments (untested: macOS is built only in CI).
+		Mac: &mac.Options{OnFileOpen: func(path string) { launch.open(path) }},
 		Linux: &linux.Options{
 			Icon:        icon,
 			ProgramName: "loupe",
