@@ -7,8 +7,11 @@
 #   dist/loupe-VERSION-windows-amd64-installer.exe  the installer
 #
 # DuckDB's Windows binding (github.com/duckdb/duckdb-go-bindings/lib/windows-amd64,
-# pinned in go.mod) is a static library built with MinGW, so cgo links it
-# with x86_64-w64-mingw32-g++ (the POSIX-threads variant).
+# pinned in go.mod) is a static library built with a UCRT MinGW; Debian's
+# mingw-w64 (POSIX-threads variant) is the msvcrt flavour. Two things bridge
+# them: -lucrt last on the link line, for the few UCRT-only C functions the
+# library calls (__stdio_common_vsnprintf_s, _timezone…), and
+# mingw_windows.go, for one C++ symbol (see there).
 #
 # Installs mingw-w64 and nsis with apt-get when they are missing and this is
 # root; otherwise says what to install and exits 0 without the Windows files
@@ -40,7 +43,7 @@ mkdir -p dist
 # The frontend was built by `make build`; -s skips building it again.
 # Windows has no WebKitGTK tags.
 CGO_ENABLED=1 CC=$cc CXX=$cxx "$wails" build -platform windows/amd64 -nsis -s -m -nosyncgomod -trimpath \
-  -o loupe.exe -ldflags "-X github.com/loupeapp/loupe/app.version=$version" -nocolour
+  -o loupe.exe -ldflags "-X github.com/loupeapp/loupe/app.version=$version -extldflags -lucrt" -nocolour
 cp build/bin/loupe.exe "dist/loupe-$version-windows-amd64.exe"
 installer=$(ls -t build/bin/*installer*.exe | head -n1)
 cp "$installer" "dist/loupe-$version-windows-amd64-installer.exe"
