@@ -9,7 +9,8 @@
 #   make bench     benchmarks
 #   make package   dist/: the .deb, a tarball with an install script, and the
 #                  Windows installer where mingw-w64 and NSIS can be installed
-#   make package-check  install the .deb here, use it, remove it (root; ~3 min)
+#   make package-check  install the .deb here, use it, remove it (root; ~3 min);
+#                  the Windows installer likewise under Wine, when wine64 is installed
 #
 # GOCACHE is left at Go's default (~/.cache/go-build) so the slow first cgo
 # build (WebKit, DuckDB) is paid once per machine, not once per run.
@@ -111,8 +112,11 @@ package: build
 
 # Not part of `make test`: it installs the .deb into /usr (root only) and
 # takes about 3 minutes (lintian alone ~45 s) beyond the package build.
+# The Windows installer is checked under Wine where wine64 is installed.
 package-check: package
 	scripts/package-check.sh
+	@if [[ -x /usr/lib/wine/wine64 ]]; then scripts/package-windows-check.sh; \
+	else echo "package-check: no wine64 (apt-get install wine64): Windows installer not checked"; fi
 
 clean:
 	rm -rf build/bin .cache/shots dist
