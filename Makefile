@@ -24,7 +24,11 @@ MAKEFLAGS += --no-builtin-rules
 # Where `go install` put the Wails CLI (scripts/deps.sh installs it there).
 GOBIN   := $(or $(shell go env GOBIN),$(firstword $(subst :, ,$(shell go env GOPATH)))/bin)
 WAILS   := $(GOBIN)/wails
-VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+# Computed once per make run (:=), so the binary and every package built in
+# one run carry the same version even if a commit lands meanwhile.
+ifeq ($(origin VERSION),undefined)
+VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+endif
 # --exclude-libs: DuckDB's static archives export about 18,000 C++ symbols
 # through cgo's -rdynamic; nothing looks them up, yet every library the
 # window loads searches them first. Hiding them makes the binary's dynamic

@@ -13,7 +13,7 @@
 #      in the workspace;
 #   4. loupe doctor says what to install next, loupe load a CSV, loupe sql a
 #      query (and a DROP refused with exit 3);
-#   5. apt-get remove, then purge: none of the package's files is left, the
+#   5. apt-get remove, then dpkg --purge: none of the package's files is left, the
 #      desktop database no longer names Loupe, and the user's workspace is
 #      still there with its tables.
 #
@@ -162,7 +162,10 @@ step "apt-get remove, then purge"
 apt_get remove loupe >"$scratch/remove.log" 2>&1 || die "apt-get remove failed: $(tail -n 20 "$scratch/remove.log")"
 left=$(while read -r f; do if [[ -e $f ]]; then echo "$f"; fi; done <"$scratch/files")
 [[ -z $left ]] || die "apt-get remove left: $left"
-apt_get purge loupe >"$scratch/purge.log" 2>&1 || die "apt-get purge failed"
+# With no conffiles, remove already forgot the package, and apt-get purge
+# would not find it ("Unable to locate package"); dpkg --purge clears any
+# leftover state (none expected) and accepts an unknown name.
+dpkg --purge loupe >"$scratch/purge.log" 2>&1 || die "dpkg --purge failed: $(cat "$scratch/purge.log")"
 dpkg-query -W -f='${Status}' loupe 2>/dev/null | grep -q 'installed' && die "loupe still known to dpkg after purge"
 grep -q 'loupe.desktop' /usr/share/applications/mimeinfo.cache 2>/dev/null && die "mimeinfo.cache still names loupe.desktop"
 [[ ! -e /usr/share/mime/application/vnd.apache.parquet.xml ]] || die "the Parquet MIME type outlived the package"
