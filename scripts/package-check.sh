@@ -9,8 +9,9 @@
 #      TSV, JSON, Parquet, xlsx, DuckDB and SQLite;
 #   3. the window from /usr/bin under Xvfb: a first start on an empty
 #      workspace, then with a CSV as its argument (what "Open with Loupe"
-#      runs); a screenshot of each, and after it closes the CSV is a table
-#      in the workspace;
+#      runs) and a second launch with another CSV, which hands it to the
+#      running window; a screenshot of each, and after it closes both CSVs
+#      are tables in the workspace;
 #   4. loupe doctor says what to install next, loupe load a CSV, loupe sql a
 #      query (and a DROP refused with exit 3);
 #   5. apt-get remove, then dpkg --purge: none of the package's files is left, the
@@ -38,7 +39,7 @@ deb=$(realpath "$deb")
 if dpkg-query -W -f='${Status}' loupe 2>/dev/null | grep -q 'install ok installed'; then
   die "loupe is already installed on this machine; remove it first (apt-get purge loupe)"
 fi
-for tool in lintian Xvfb xdotool import identify; do
+for tool in lintian Xvfb xdotool import identify dbus-daemon; do
   command -v "$tool" >/dev/null || die "$tool missing: apt-get install lintian xvfb xdotool imagemagick"
 done
 apt_get() { DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=1200 -y -q "$@"; }
@@ -50,6 +51,7 @@ app_pid="" xvfb_pid=""
 cleanup() {
   [[ -n $app_pid ]] && kill "$app_pid" 2>/dev/null || true
   [[ -n $xvfb_pid ]] && kill "$xvfb_pid" 2>/dev/null || true
+  [[ -s $scratch/bus.pid ]] && kill "$(cat "$scratch/bus.pid")" 2>/dev/null || true
   # Never leave the package installed behind a failed check.
   if dpkg-query -W -f='${Status}' loupe 2>/dev/null | grep -q 'installed'; then
     apt_get purge loupe >/dev/null 2>&1 || true
@@ -67,6 +69,7 @@ data=$scratch/data
 mkdir -p "$data"
 cp data/load/testdata/csv-edge-cases/iris.csv "$data/flowers.csv"
 cp data/load/testdata/csv-edge-cases/iris.csv "$data/opened_by_window.csv"
+cp data/load/testdata/csv-edge-cases/iris.csv "$data/second_launch.csv"
 
 step "lintian"
 lintian --fail-on error "$deb" 2>&1 | grep -v '^running with root' || true
@@ -115,6 +118,11 @@ window() {
     sleep 0.2
   done
   [[ -n $wid ]] || die "no window named Loupe after 120 s: $(tail -n 20 "$log")"
+  if [[ -n ${SECOND:-} ]]; then
+    # A second launch on the same workspace hands its file over and exits.
+    (cd "$data" && timeout 60 /usr/bin/loupe "$SECOND") >"$shots/$name-second.log" 2>&1 || true
+    kill -0 "$app_pid" 2>/dev/null || die "the first window exited after the second launch"
+  fi
   sleep "${SETTLE:-8}"
   import -window "$wid" "$png"
   colours=$(identify -format '%k' "$png")
@@ -128,13 +136,21 @@ window() {
 # First start: a new user's empty workspace, no model server, no Docker.
 window package-first-start
 ok "first start: window up; screenshot $png"
-# "Open with Loupe": the file is the argument.
-window package-window opened_by_window.csv
-grep -q 'opening files given at launch' "$log" || die "the window did not take the file argument: $(tail -n 20 "$log")"
-ok "window with a CSV argument; screenshot $png"
-n=$(loupe sql --json "SELECT count(*) AS n FROM opened_by_window" 2>&1 | sed -n 's/.*"rows":\[\[\([0-9]*\)\]\].*/\1/p')
-[[ $n == 150 ]] || die "the CSV passed to the window is not a table in the workspace (count: ${n:-none}); log $log"
-ok "the CSV given as argument was loaded by the window: table opened_by_window, 150 rows"
+# "Open with Loupe": the file is the argument; then a second double-click,
+# which Wails' single-instance lock hands to this window over the session
+# bus (a private one here).
+dbus-daemon --session --fork --address="unix:path=$scratch/bus" --print-pid=3 3>"$scratch/bus.pid" ||
+  die "could not start a D-Bus session bus (apt-get install dbus)"
+export DBUS_SESSION_BUS_ADDRESS="unix:path=$scratch/bus"
+SECOND=second_launch.csv window package-window opened_by_window.csv
+kill "$(cat "$scratch/bus.pid")" 2>/dev/null || true
+unset DBUS_SESSION_BUS_ADDRESS
+[[ $(grep -c 'opening files given at launch' "$log") == 2 ]] ||
+  die "the window did not open both the argument and the second launch's file: $(tail -n 20 "$log")"
+ok "window with a CSV argument, and a second launch's CSV handed to it; screenshot $png"
+n=$(loupe sql --json "SELECT (SELECT count(*) FROM opened_by_window) + (SELECT count(*) FROM second_launch) AS n" 2>&1 | sed -n 's/.*"rows":\[\[\([0-9]*\)\]\].*/\1/p')
+[[ $n == 300 ]] || die "the CSVs passed to the window are not tables in the workspace (rows: ${n:-none}); log $log"
+ok "the window loaded both: tables opened_by_window and second_launch, 150 rows each"
 
 step "loupe doctor, load, sql"
 set +e
