@@ -7,6 +7,10 @@
 #   make smoke     only the window test: screenshots in .cache/shots/
 #   make bindings  frontend/wailsjs, the TypeScript bindings of App's methods
 #   make bench     benchmarks
+#   make package   dist/: the .deb, a tarball with an install script, and the
+#                  Windows installer where mingw-w64 and NSIS can be installed
+#   make package-check  install the .deb here, use it, remove it (root; ~3 min);
+#                  the Windows installer likewise under Wine, when wine64 is installed
 #
 # GOCACHE is left at Go's default (~/.cache/go-build) so the slow first cgo
 # build (WebKit, DuckDB) is paid once per machine, not once per run.
@@ -20,7 +24,11 @@ MAKEFLAGS += --no-builtin-rules
 # Where `go install` put the Wails CLI (scripts/deps.sh installs it there).
 GOBIN   := $(or $(shell go env GOBIN),$(firstword $(subst :, ,$(shell go env GOPATH)))/bin)
 WAILS   := $(GOBIN)/wails
-VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+# Computed once per make run (:=), so the binary and every package built in
+# one run carry the same version even if a commit lands meanwhile.
+ifeq ($(origin VERSION),undefined)
+VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+endif
 # --exclude-libs: DuckDB's static archives export about 18,000 C++ symbols
 # through cgo's -rdynamic; nothing looks them up, yet every library the
 # window loads searches them first. Hiding them makes the binary's dynamic
@@ -33,7 +41,7 @@ BINARY  := build/bin/loupe
 # deps may write it during this same make run.
 wails_tags = $(strip $(shell cat .cache/wails-tags 2>/dev/null))
 
-.PHONY: deps deps-test bindings build run test test-go test-frontend test-e2e smoke bench clean
+.PHONY: deps deps-test bindings build run test test-go test-frontend test-e2e smoke bench package package-check clean
 
 deps:
 	@scripts/deps.sh
@@ -98,6 +106,22 @@ bench: build
 	@if [[ -f scripts/bench.sh ]]; then bash scripts/bench.sh; \
 	else echo "bench: scripts/bench.sh not found" >&2; exit 1; fi
 
+# Packages of the binary `make build` made, in dist/, all with the same
+# version (git describe). See scripts/package-*.sh for what each holds.
+package: build
+	@rm -rf dist && mkdir -p dist
+	VERSION=$(VERSION) scripts/package-linux.sh $(BINARY)
+	VERSION=$(VERSION) scripts/package-windows.sh
+	@ls -lh dist
+
+# Not part of `make test`: it installs the .deb into /usr (root only) and
+# takes about 3 minutes (lintian alone ~45 s) beyond the package build.
+# The Windows installer is checked under Wine where wine64 is installed.
+package-check: package
+	scripts/package-check.sh
+	@if [[ -x /usr/lib/wine/wine64 ]]; then scripts/package-windows-check.sh; \
+	else echo "package-check: no wine64 (apt-get install wine64): Windows installer not checked"; fi
+
 clean:
-	rm -rf build/bin .cache/shots
+	rm -rf build/bin .cache/shots dist
 	find frontend/dist -mindepth 1 ! -name .gitkeep -delete

@@ -1,6 +1,8 @@
 // Command loupe is the Loupe desktop app. Run without arguments it opens the
-// window; with arguments it is the command-line interface to the same engine
-// (see app/cli), for scripts and tests.
+// window; with only data files as arguments (`loupe sales.csv`, what "Open
+// with Loupe" runs) it opens the window and loads them; `loupe --version`
+// prints the version; with other arguments it is the command-line interface
+// to the same engine (see app/cli), for scripts and tests.
 package main
 
 import (
@@ -19,6 +21,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
+	"github.com/wailsapp/wails/v2/pkg/options/mac"
 
 	"github.com/loupeapp/loupe/app"
 	"github.com/loupeapp/loupe/app/cli"
@@ -42,7 +45,16 @@ func main() {
 		cli.FrontendAssets = dist
 	}
 	cli.Web = webServer()
-	if len(os.Args) > 1 {
+	if len(os.Args) == 2 && os.Args[1] == "--version" {
+		v, _ := app.New(app.Options{}).Version()
+		fmt.Println("loupe", v)
+		return
+	}
+	var files []string
+	if wd, err := os.Getwd(); err == nil {
+		files, _ = windowFiles(os.Args[1:], wd)
+	}
+	if len(os.Args) > 1 && files == nil {
 		// SIGINT/SIGTERM cancel ctx, so a command stops its work and exits.
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		code := cli.Main(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
@@ -53,14 +65,15 @@ func main() {
 	// Wails closes the window on SIGINT/SIGTERM and runs OnShutdown; the
 	// window adds no handler that touches GTK (quitting GTK from two places
 	// at once crashes it), only exitIfStuck's last resort.
-	if err := runWindow(); err != nil {
+	if err := runWindow(files); err != nil {
 		fmt.Fprintf(os.Stderr, "loupe: %v\n", err)
 		os.Exit(1)
 	}
 }
 
-// runWindow opens the main window and blocks until it is closed.
-func runWindow() error {
+// runWindow opens the main window, loads files into it once the page is up,
+// and blocks until the window is closed.
+func runWindow(files []string) error {
 	dist, err := fs.Sub(assets, "frontend/dist")
 	if err != nil {
 		return fmt.Errorf("frontend assets: %w", err)
@@ -69,6 +82,7 @@ func runWindow() error {
 	a := app.New(app.Options{})
 	defer exitIfStuck(a, quitGrace)()
 	started := time.Now()
+	launch := &launcher{pending: files}
 	err = wails.Run(&options.App{
 		Title:     "Loupe",
 		Width:     1280,
@@ -81,19 +95,28 @@ func runWindow() error {
 		// Shown until the page paints: the light theme's background.
 		BackgroundColour: options.NewRGB(0xf6, 0xf7, 0xf9),
 		OnStartup:        a.Startup,
+		// A second launch on the same workspace (double-clicking another
+		// file) opens its files here.
+		SingleInstanceLock: singleInstance(launch),
 		// Bound methods fail with *app.Error; the frontend gets it as the
 		// object {code, message, hint}.
 		ErrorFormatter: app.FormatError,
 		OnShutdown:     a.Shutdown,
 		// The page has loaded: the moment the window becomes usable. The
 		// smoke test (scripts/screenshot.sh) times cold start by this line.
-		OnDomReady: func(context.Context) {
+		OnDomReady: func(ctx context.Context) {
 			slog.Info("window ready", "subsystem", "app", "since_main", time.Since(started).Round(time.Millisecond), "unix_ms", time.Now().UnixMilli())
+			// Files named on the command line (Open with Loupe); a reload
+			// of the page does not load them again.
+			launch.ready(ctx)
 		},
 		Bind: []any{a},
 		// Files dropped on the window reach the frontend with their paths
 		// (api.onFileDrop); the webview itself never opens them.
 		DragAndDrop: &options.DragAndDrop{EnableFileDrop: true, DisableWebViewDrop: true},
+		// Finder's "Open With" and double-click deliver files as events,
+		// not arguments (untested: macOS is built only in CI).
+		Mac: &mac.Options{OnFileOpen: func(path string) { launch.open(path) }},
 		Linux: &linux.Options{
 			Icon:        icon,
 			ProgramName: "loupe",
