@@ -7,6 +7,7 @@ import (
 
 	"github.com/loupeapp/loupe/agent/llm"
 	"github.com/loupeapp/loupe/app/assemble"
+	"github.com/loupeapp/loupe/app/config"
 	"github.com/loupeapp/loupe/data/privacy"
 	"github.com/loupeapp/loupe/data/workspace"
 	"github.com/loupeapp/loupe/tools"
@@ -98,14 +99,10 @@ func privateError(err error) error {
 // private columns of the chat's connection or of the workspace. The
 // returned context carries the chat, so the report keeps the run's
 // placeholders.
-func (a *App) guardReport(ctx context.Context, chatID string, p llm.Provider) (context.Context, llm.Provider, func(), error) {
+func (a *App) guardReport(ctx context.Context, chatID string, m *config.Model) (context.Context, llm.Provider, func(), error) {
 	ctx = tools.WithChat(ctx, chatID)
-	m, _, err := a.openModel()
-	if err != nil {
-		return ctx, nil, nil, err
-	}
-	if m.Provider = p; !m.Gated() {
-		return ctx, p, func() {}, nil
+	if !m.Gated() {
+		return ctx, m.Provider, func() {}, nil
 	}
 	st, err := a.chatStore()
 	if err != nil {

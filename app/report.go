@@ -8,6 +8,7 @@ import (
 	"github.com/loupeapp/loupe/agent"
 	"github.com/loupeapp/loupe/agent/llm/provider"
 	"github.com/loupeapp/loupe/agent/report"
+	"github.com/loupeapp/loupe/app/assemble"
 	"github.com/loupeapp/loupe/app/session"
 	"github.com/loupeapp/loupe/data/store"
 )
@@ -61,22 +62,19 @@ func (a *App) WriteReport(chatID, runID string) (*Report, error) {
 		return nil, newError(CodeInvalid, "Only a finished answer can become a report.",
 			"This run ended as "+string(out.Status)+"; ask again, then write the report.")
 	}
-	s, err := a.settings.get()
-	if err != nil {
-		return nil, wrap(err)
-	}
-	cfg := a.modelConfig(s)
-	p, err := provider.Open(cfg)
-	if err != nil {
-		return nil, wrap(err)
-	}
-	ctx, err := a.reportOutbox(runID, cfg)
+	m, _, err := a.openModel()
 	if err != nil {
 		return nil, err
 	}
+	st, err := a.chatStore()
+	if err != nil {
+		return nil, err
+	}
+	// The report stage's requests are kept with the answer it writes up.
+	ctx := provider.WithOutbox(a.life, assemble.Outbox{Store: st, ConversationID: chatID, MessageID: msg.ID, Level: m.Level})
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	ctx, p, release, err := a.guardReport(ctx, chatID, p)
+	ctx, p, release, err := a.guardReport(ctx, chatID, m)
 	if err != nil {
 		return nil, err
 	}
@@ -89,16 +87,8 @@ func (a *App) WriteReport(chatID, runID string) (*Report, error) {
 	text := newTextThrottle(batchInterval, func(s string) {
 		a.publish(EventReportDelta, ReportDelta{RunID: runID, Text: s})
 	})
-	rm, err := a.runModel()
-	if err != nil {
-		return nil, err
-	}
-	st, err := a.chatStore()
-	if err != nil {
-		return nil, err
-	}
 	written, err := session.WriteReport(ctx, session.ReportRequest{Store: st, MessageID: msg.ID, Question: question, Outcome: out,
-		Provider: p, Model: cfg.Model, Level: rm.opts.Privacy, Stream: report.Options{
+		Provider: p, Model: m.Config.Model, Level: m.Level, Stream: report.Options{
 			OnDelta: text.add,
 			OnReset: func() {
 				text.flush()

@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/loupeapp/loupe/agent"
-	"github.com/loupeapp/loupe/agent/llm"
 	"github.com/loupeapp/loupe/agent/llm/provider"
 	"github.com/loupeapp/loupe/app/assemble"
+	"github.com/loupeapp/loupe/app/config"
 	"github.com/loupeapp/loupe/app/session"
 	"github.com/loupeapp/loupe/data/store"
 	"github.com/loupeapp/loupe/data/workspace"
@@ -60,34 +60,23 @@ func (a *App) Ask(chatID, question string) (*AskResult, error) {
 	return a.launch(st, pair, m)
 }
 
-// runModel is what a run needs from the settings: the provider, its model
-// and the limits.
+// runModel is what a run needs from the settings: the model server,
+// opened at the privacy level in force, and the limits.
 type runModel struct {
-	p      llm.Provider
-	model  string
-	opts   assemble.Options
-	server string // the model server's address, for the outbox
+	m    *config.Model
+	opts assemble.Options
 }
 
-// runModel opens the provider the settings name. Callers read it before
-// they store the question, so a setting that cannot work leaves no
-// unanswered question behind.
+// runModel opens the model server the settings name (openModel). Callers
+// read it before they store the question, so a setting that cannot work
+// leaves no unanswered question behind.
 func (a *App) runModel() (runModel, error) {
-	s, err := a.settings.get()
-	if err != nil {
-		return runModel{}, wrap(err)
-	}
-	cfg := a.modelConfig(s)
-	p, err := provider.Open(cfg)
-	if err != nil {
-		return runModel{}, wrap(err)
-	}
-	lvl, err := a.levelInForce(cfg)
+	m, s, err := a.openModel()
 	if err != nil {
 		return runModel{}, err
 	}
-	o := assemble.Options{MaxSteps: s.MaxSteps, Timeout: time.Duration(s.TimeoutSeconds) * time.Second, Privacy: lvl}
-	return runModel{p: p, model: cfg.Model, opts: o, server: provider.ServerURL(cfg)}, nil
+	o := assemble.Options{MaxSteps: s.MaxSteps, Timeout: time.Duration(s.TimeoutSeconds) * time.Second, Privacy: m.Level}
+	return runModel{m: m, opts: o}, nil
 }
 
 // launch claims pair's answer for a new run and runs the agent on its
@@ -102,7 +91,7 @@ func (a *App) launch(st *store.Store, pair *store.Pair, m runModel) (*AskResult,
 	ctx, cancel := context.WithCancel(a.life)
 	rec := a.runs.Begin(chatID, claim, cancel)
 	// The model's requests are kept with this answer (the outbox).
-	ctx, err = assemble.SendFor(ctx, st, chatID, pair.Assistant.ID, m.opts.Privacy, m.server)
+	ctx, err = assemble.SendFor(ctx, st, chatID, pair.Assistant.ID, m.m.Level, m.m.Server())
 	if err != nil {
 		cancel()
 		a.finishRun(rec, &agent.Outcome{RunID: runID, Status: agent.Failed, Reason: "Loupe could not keep a record of what is sent: " + err.Error()})
@@ -131,11 +120,11 @@ func (a *App) run(ctx context.Context, st *store.Store, pair *store.Pair, rec *s
 		a.record(rec, evs)
 		a.publish(EventRunEvents, RunEvents{RunID: runID, ChatID: chatID, Events: evs})
 	})
-	req := session.AskRequest{Store: st, Pair: pair, Recorder: rec, Results: a.results, Provider: m.p, Model: m.model,
+	req := session.AskRequest{Store: st, Pair: pair, Recorder: rec, Results: a.results, Provider: m.m.Provider, Model: m.m.Config.Model,
 		Options: m.opts, Sink: b, Forgot: func(err error) { a.log.Error("keep a run's queries for follow-ups", "run", runID, "err", err) }}
 	conn, err := chatConnection(ctx, st, chatID)
 	if err == nil {
-		err = a.ask(ctx, conn, req)
+		err = a.ask(ctx, conn, req, &m.m.Config)
 	}
 	if err != nil {
 		out := &agent.Outcome{RunID: runID, Status: agent.Failed}
@@ -154,7 +143,7 @@ func (a *App) run(ctx context.Context, st *store.Store, pair *store.Pair, rec *s
 // ask answers req over the workspace's datasets, or on the database of
 // the connection conn when it is not empty, holding either open for the
 // run. An error means the agent never ran.
-func (a *App) ask(ctx context.Context, conn string, req session.AskRequest) error {
+func (a *App) ask(ctx context.Context, conn string, req session.AskRequest, cfg *provider.Config) error {
 	if conn != "" {
 		r, release, err := a.remote(ctx, conn)
 		if err != nil {
@@ -167,14 +156,9 @@ func (a *App) ask(ctx context.Context, conn string, req session.AskRequest) erro
 	}
 	return a.withWorkspace(func(_ context.Context, ws *workspace.Workspace) error {
 		ret, extra := a.ws.extras()
-		s, err := a.settings.get()
-		if err != nil {
-			return err
-		}
 		// The semantic boost follows the settings (off without an embedding model).
-		cfg := a.modelConfig(s)
-		req.Target = &session.Workspace{WS: ws, Retrieval: ret, Extra: extra, Embedding: &cfg}
-		_, err = session.Ask(ctx, req)
+		req.Target = &session.Workspace{WS: ws, Retrieval: ret, Extra: extra, Embedding: cfg}
+		_, err := session.Ask(ctx, req)
 		return err
 	})
 }
