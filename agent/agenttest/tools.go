@@ -42,7 +42,8 @@ var sqlParams = args.Params{Tool: "run_sql", List: []args.Param{
 }}
 
 func (t *runSQL) Spec() tools.Spec {
-	return tools.Spec{Name: "run_sql", Description: "Run one read-only query on the stub tables.", Parameters: sqlParams.Schema()}
+	return tools.Spec{Name: "run_sql", Description: "Run one read-only query on the stub tables.", Parameters: sqlParams.Schema(),
+		Evidence: tools.EvidenceQuery}
 }
 
 func (t *runSQL) Run(ctx context.Context, raw json.RawMessage) (tools.Result, error) {
@@ -113,7 +114,8 @@ var describeParams = args.Params{Tool: "describe_table", List: []args.Param{
 }}
 
 func (d describe) Spec() tools.Spec {
-	return tools.Spec{Name: "describe_table", Description: "Describe one table's columns.", Parameters: describeParams.Schema()}
+	return tools.Spec{Name: "describe_table", Description: "Describe one table's columns.", Parameters: describeParams.Schema(),
+		Evidence: tools.EvidenceNone, SchemaLevel: tools.SchemaDescribe}
 }
 
 func (d describe) Run(_ context.Context, raw json.RawMessage) (tools.Result, error) {
@@ -144,7 +146,8 @@ var _ tools.Tool = list{}
 var listParams = args.Params{Tool: "list_datasets", IgnoreUnknown: true}
 
 func (l list) Spec() tools.Spec {
-	return tools.Spec{Name: "list_datasets", Description: "List the tables.", Parameters: listParams.Schema()}
+	return tools.Spec{Name: "list_datasets", Description: "List the tables.", Parameters: listParams.Schema(),
+		Evidence: tools.EvidenceNone, SchemaLevel: tools.SchemaStructure}
 }
 
 func (l list) Run(_ context.Context, raw json.RawMessage) (tools.Result, error) {
