@@ -49,7 +49,7 @@ func (a *App) ChooseFiles() ([]string, error) {
 // in the background when the settings name an embedding model.
 func (a *App) OpenFiles(paths []string) ([]LoadReport, error) {
 	out := make([]LoadReport, 0, len(paths))
-	err := a.withWorkspace(func(ctx context.Context, ws *workspace.Workspace) error {
+	err := a.s.Local.Use(func(ctx context.Context, ws *workspace.Workspace) error {
 		for _, p := range paths {
 			r := LoadReport{File: p}
 			ds, err := a.loadFile(ctx, ws, p)
@@ -61,12 +61,12 @@ func (a *App) OpenFiles(paths []string) ([]LoadReport, error) {
 			} else {
 				r.Datasets = datasetDTOs(ds)
 				if abs, err := filepath.Abs(p); err == nil {
-					a.recent.add(abs)
+					a.recent.Add(abs)
 				}
 			}
 			out = append(out, r)
 		}
-		a.datasetsChanged(ctx, ws)
+		a.s.Local.Changed(ctx, ws)
 		return nil
 	})
 	return out, wrap(err)
@@ -98,7 +98,7 @@ func (a *App) loadFile(ctx context.Context, ws *workspace.Workspace, path string
 // RecentFiles returns the files opened most recently, newest first, that
 // still exist.
 func (a *App) RecentFiles() ([]string, error) {
-	return a.recent.list(), nil
+	return a.recent.List(), nil
 }
 
 // dataFilters are the open dialog's file types.

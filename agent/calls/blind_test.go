@@ -11,6 +11,7 @@ import (
 	"github.com/loupeapp/loupe/agent"
 	"github.com/loupeapp/loupe/agent/llm"
 	"github.com/loupeapp/loupe/app/assemble"
+	"github.com/loupeapp/loupe/app/retrieve"
 	"github.com/loupeapp/loupe/data/results"
 	"github.com/loupeapp/loupe/tools/tooltest"
 )
@@ -54,7 +55,7 @@ func TestBlindBattery(t *testing.T) {
 	// The tools a workspace run offers: the standard set and, as the app
 	// adds them, search_schema and find_prior_query.
 	ws := tooltest.Workspace(t)
-	ret, err := assemble.OpenRetrieval(ws)
+	ret, err := retrieve.OpenRetrieval(ws)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/loupeapp/loupe/agent/llm"
 	"github.com/loupeapp/loupe/agent/llm/provider"
 	"github.com/loupeapp/loupe/app/assemble"
+	"github.com/loupeapp/loupe/app/retrieve"
 	"github.com/loupeapp/loupe/app/session"
 	"github.com/loupeapp/loupe/data/remote"
 	"github.com/loupeapp/loupe/data/results"
@@ -76,7 +77,7 @@ func runAsk(ctx context.Context, e env, args []string) int {
 			return fail(e, err)
 		}
 		defer w.Close()
-		ret, err := assemble.OpenRetrieval(w)
+		ret, err := retrieve.OpenRetrieval(w)
 		if err != nil {
 			return fail(e, err)
 		}
@@ -188,7 +189,7 @@ func writeReport(ctx context.Context, e env, st *store.Store, messageID string, 
 // openConnection connects to the saved connection name, discovers its
 // schema and keeps it as the connection's catalog and schema index. The
 // caller closes the returned Remote.
-func openConnection(ctx context.Context, name string) (*assemble.Remote, error) {
+func openConnection(ctx context.Context, name string) (*retrieve.Remote, error) {
 	store, keeper, err := connections()
 	if err != nil {
 		return nil, err
@@ -209,7 +210,7 @@ func openConnection(ctx context.Context, name string) (*assemble.Remote, error) 
 	if err != nil {
 		return nil, fmt.Errorf("connect to %s: %w", p.Name, err)
 	}
-	r, _, err := assemble.OpenRemote(ctx, p.Name, src, store.CacheDir(p.Name))
+	r, _, err := retrieve.OpenRemote(ctx, p.Name, src, store.CacheDir(p.Name))
 	if err != nil {
 		src.Close()
 		return nil, err

@@ -9,6 +9,7 @@ import (
 	"github.com/loupeapp/loupe/agent/llm"
 	"github.com/loupeapp/loupe/app/assemble"
 	"github.com/loupeapp/loupe/app/config"
+	"github.com/loupeapp/loupe/app/retrieve"
 	"github.com/loupeapp/loupe/data/privacy"
 	"github.com/loupeapp/loupe/data/remote"
 	"github.com/loupeapp/loupe/data/store"
@@ -138,7 +139,7 @@ func connectionPrivate(ctx context.Context, name string) (privateColumns, error)
 	if err != nil {
 		return nil, err
 	}
-	r := assemble.NewRemote(name, nil, sch)
+	r := retrieve.NewRemote(name, nil, sch)
 	r.Dir = dir
 	return assemble.RemotePrivate{R: r, Dir: dir}, nil
 }
