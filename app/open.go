@@ -3,9 +3,8 @@ package app
 import (
 	"context"
 	"path/filepath"
-	"sync"
-	"time"
 
+	"github.com/loupeapp/loupe/app/session"
 	"github.com/loupeapp/loupe/data/catalog"
 	"github.com/loupeapp/loupe/data/load"
 	"github.com/loupeapp/loupe/data/workspace"
@@ -28,10 +27,6 @@ type LoadReport struct {
 	Datasets []Dataset `json:"datasets,omitempty"`
 	Error    *Error    `json:"error,omitempty"`
 }
-
-// progressEvery is the shortest gap between two load:progress events of a
-// file whose phase did not change.
-const progressEvery = 100 * time.Millisecond
 
 // ChooseFiles shows the native open dialog and returns the chosen paths
 // (none when canceled, or in web mode).
@@ -72,26 +67,13 @@ func (a *App) OpenFiles(paths []string) ([]LoadReport, error) {
 	return out, wrap(err)
 }
 
-// loadFile loads one file, throttling its progress events.
+// loadFile loads one file, its progress published as load:progress
+// events (session.Throttle).
 func (a *App) loadFile(ctx context.Context, ws *workspace.Workspace, path string) ([]catalog.Dataset, error) {
-	var (
-		mu    sync.Mutex
-		last  time.Time
-		phase string
-	)
-	progress := func(p load.Progress) {
-		mu.Lock()
-		now := time.Now()
-		send := p.Phase != phase || p.Phase == "done" || now.Sub(last) >= progressEvery
-		if send {
-			last, phase = now, p.Phase
-		}
-		mu.Unlock()
-		if send {
-			a.publish(EventLoadProgress, LoadProgress{File: p.File, Table: p.Table, Phase: p.Phase,
-				Percent: p.Percent, Rows: p.Rows, Bytes: p.Bytes, TotalBytes: p.Total})
-		}
-	}
+	progress := session.Throttle(func(p load.Progress) string { return p.Phase }, func(p load.Progress) {
+		a.publish(EventLoadProgress, LoadProgress{File: p.File, Table: p.Table, Phase: p.Phase,
+			Percent: p.Percent, Rows: p.Rows, Bytes: p.Bytes, TotalBytes: p.Total})
+	})
 	return ws.Loader.Load(ctx, path, load.Options{Progress: progress})
 }
 

@@ -82,7 +82,7 @@ func runAsk(ctx context.Context, e env, args []string) int {
 			return fail(e, err)
 		}
 		defer ret.Close()
-		py, closePy := pythonTool(ctx, w)
+		py, closePy := session.PythonTool(ctx, w)
 		defer closePy()
 		target, private = &session.Workspace{WS: w, Retrieval: ret, Extra: py, Embedding: &m.Config}, assemble.WorkspacePrivate{WS: w}
 	}
