@@ -1,4 +1,4 @@
-package calls_test
+package assemble_test
 
 import (
 	"encoding/json"
@@ -42,7 +42,9 @@ var blindNames = map[string]string{
 // TestBlindBattery runs every reply of a battery written blind — by someone
 // who had not read the parser, from public descriptions of how model
 // families write tool calls — through the run's own reading path (the real
-// tool set, agent.CallReader's Read then Resolve) and requires 90%.
+// tool set, agent.CallReader's Read then Resolve) and requires 90%. It
+// lives where the real tool set is assembled, so that agent's tests need
+// nothing above it.
 func TestBlindBattery(t *testing.T) {
 	b, err := os.ReadFile("testdata/blind.json")
 	if err != nil {
