@@ -95,10 +95,12 @@ type TextThrottle struct {
 	last  time.Time
 }
 
+// NewTextThrottle returns a throttle handing text on to deliver.
 func NewTextThrottle(interval time.Duration, deliver func(string)) *TextThrottle {
 	return &TextThrottle{interval: interval, deliver: deliver}
 }
 
+// Add queues s, handed on with what else comes within the interval.
 func (t *TextThrottle) Add(s string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -108,6 +110,7 @@ func (t *TextThrottle) Add(s string) {
 	}
 }
 
+// Flush hands on what is queued at once.
 func (t *TextThrottle) Flush() {
 	t.send.Lock()
 	defer t.send.Unlock()

@@ -30,7 +30,7 @@ type Local struct {
 	// tables (off when it names none); false when it cannot be read (the
 	// next question says why).
 	Embedding func() (provider.Config, bool)
-	// Changed hears the datasets after every change to them (Changed).
+	// OnChange hears the datasets after every change to them (Changed).
 	OnChange func(ctx context.Context, ds []catalog.Dataset)
 	Log      *slog.Logger
 
