@@ -1,3 +1,11 @@
+// Package session is the layer under the window (package app), `loupe
+// serve` and the command line (app/cli): it asks (Ask, for a workspace or
+// a connection), records and replays conversations (Recorder, TurnOf,
+// History), writes and keeps reports, and owns what a long-lived process
+// holds open (Session: the workspace, the conversation store, the runs in
+// flight, the saved connections and their pool). Its errors are *Error,
+// with the codes the frontend switches on; callers translate them, they
+// do not orchestrate.
 package session
 
 import (
