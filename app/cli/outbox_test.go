@@ -157,7 +157,7 @@ func TestPrivacyFlagAndEnv(t *testing.T) {
 		t.Errorf("--privacy secret: exit %d, %s", code, errs)
 	}
 	t.Setenv(EnvPrivacy, "hidden")
-	code, _, errs = run(t, "", "eval", "--model", "m", "--sample")
+	code, _, errs = run(t, "", "eval", "--workspace", ws, "--model", "m", "--sample")
 	if code != ExitUsage || !strings.Contains(errs, "LOUPE_PRIVACY") || !strings.Contains(errs, "use open, masked or schema") {
 		t.Errorf("LOUPE_PRIVACY=hidden: exit %d, %s", code, errs)
 	}
