@@ -79,3 +79,32 @@ func indent(v any) string {
 	b, _ := json.MarshalIndent(v, "", "  ")
 	return string(b)
 }
+
+// Setup is what the window shows of MCP: the binary the snippets start,
+// each host with its snippet, the recent calls, and whether Loupe is set
+// up (a host lists it, or a client has called it).
+type Setup struct {
+	Binary string `json:"binary"`
+	SetUp  bool   `json:"setUp"`
+	Hosts  []Host `json:"hosts"`
+	Calls  []Call `json:"calls"`
+	// CallLog is where the calls are read from.
+	CallLog string `json:"callLog"`
+}
+
+// RecentShown is how many calls Setup reads.
+const RecentShown = 20
+
+// SetupOf is the MCP setup of this machine for binary, with the calls
+// logged in the config folder dir.
+func SetupOf(binary, dir string) (*Setup, error) {
+	calls, err := RecentCalls(dir, RecentShown)
+	if err != nil {
+		return nil, err
+	}
+	s := &Setup{Binary: binary, Hosts: DefaultHosts(binary), Calls: calls, CallLog: filepath.Join(dir, CallLogFile), SetUp: len(calls) > 0}
+	for _, h := range s.Hosts {
+		s.SetUp = s.SetUp || h.Configured
+	}
+	return s, nil
+}

@@ -39,6 +39,7 @@ type world struct {
 	st       *store.Store
 	model    *fake.Server
 	cs       *sdk.ClientSession
+	srv      *mcp.Server
 	calls    string // the config folder holding the call log
 	mu       sync.Mutex
 	progress []string
@@ -95,6 +96,7 @@ func newWorld(t *testing.T, level privacy.Level, turns ...fake.Turn) *world {
 	if err != nil {
 		t.Fatal(err)
 	}
+	w.srv = srv
 	ct, stt := sdk.NewInMemoryTransports()
 	sctx, stop := context.WithCancel(ctx)
 	t.Cleanup(stop)

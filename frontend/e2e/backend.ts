@@ -123,7 +123,7 @@ function listening(p: ChildProcess): Promise<{ url: string; origin: string; toke
   });
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
     s.once('error', reject);
@@ -134,7 +134,7 @@ function freePort(): Promise<number> {
   });
 }
 
-async function waitForPort(addr: string, p: ChildProcess): Promise<void> {
+export async function waitForPort(addr: string, p: ChildProcess): Promise<void> {
   const [host, port] = addr.split(':');
   for (let i = 0; i < 100; i++) {
     const ok = await new Promise<boolean>((resolve) => {
