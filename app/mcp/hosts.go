@@ -26,9 +26,14 @@ type Host struct {
 // user's home and configuration folders (os.UserHomeDir,
 // os.UserConfigDir); goos picks where each host keeps its file.
 func Hosts(binary, home, appData, goos string) []Host {
+	type server struct {
+		Type    string   `json:"type,omitempty"`
+		Command string   `json:"command"`
+		Args    []string `json:"args"`
+	}
 	args := []string{"mcp"}
-	claude := map[string]any{"mcpServers": map[string]any{"loupe": map[string]any{"command": binary, "args": args}}}
-	vscode := map[string]any{"servers": map[string]any{"loupe": map[string]any{"type": "stdio", "command": binary, "args": args}}}
+	claude := map[string]any{"mcpServers": map[string]server{"loupe": {Command: binary, Args: args}}}
+	vscode := map[string]any{"servers": map[string]server{"loupe": {Type: "stdio", Command: binary, Args: args}}}
 	claudeDir := filepath.Join(appData, "Claude")
 	codeDir := filepath.Join(appData, "Code", "User")
 	if goos == "linux" {

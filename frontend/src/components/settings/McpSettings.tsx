@@ -91,10 +91,10 @@ export function McpSettings() {
                 >
                   <Icon name={copied === chosen.id ? 'check' : 'copy'} size={14} /> {copied === chosen.id ? 'Copied' : 'Copy'}
                 </button>
-                <span className="field__note">
-                  Another workspace: add <code>&quot;--workspace&quot;, &quot;FOLDER&quot;</code> to <code>args</code>; a database:{' '}
-                  <code>&quot;--connection&quot;, &quot;NAME&quot;</code>; what the host&rsquo;s model sees: <code>&quot;--privacy&quot;, &quot;schema&quot;</code>.
-                </span>
+              </div>
+              <div className="field__note">
+                Another workspace: add <code>&quot;--workspace&quot;, &quot;FOLDER&quot;</code> to <code>args</code>; a database:{' '}
+                <code>&quot;--connection&quot;, &quot;NAME&quot;</code>; what the host&rsquo;s model sees: <code>&quot;--privacy&quot;, &quot;schema&quot;</code>.
               </div>
             </div>
           )}
