@@ -85,7 +85,11 @@ func runMCP(ctx context.Context, e env, args []string) int {
 		return fail(e, err)
 	}
 	defer st.Close()
-	src, label, closeSrc, err := mcpSource(ctx, *ws, *conn, level)
+	var embed *provider.Config // the semantic boost of ask's table search, when an embedding model is named
+	if model.EmbedModel != "" {
+		embed = model
+	}
+	src, label, closeSrc, err := mcpSource(ctx, *ws, *conn, level, embed)
 	if err != nil {
 		return fail(e, err)
 	}
@@ -130,8 +134,9 @@ type mcpServed struct {
 }
 
 // mcpSource opens the workspace in wsDir, or the connection conn, with
-// the gate of level over its private columns.
-func mcpSource(ctx context.Context, wsDir, conn string, level privacy.Level) (mcpServed, string, func(), error) {
+// the gate of level over its private columns; embed names the embedding
+// model of ask's table search (nil: none).
+func mcpSource(ctx context.Context, wsDir, conn string, level privacy.Level, embed *provider.Config) (mcpServed, string, func(), error) {
 	if conn != "" {
 		r, err := openConnection(ctx, conn)
 		if err != nil {
@@ -167,7 +172,7 @@ func mcpSource(ctx context.Context, wsDir, conn string, level privacy.Level) (mc
 		closeAll()
 		return mcpServed{}, "", nil, err
 	}
-	src, err := mcp.Workspace(w, ret, gate, nil)
+	src, err := mcp.Workspace(w, ret, gate, embed)
 	if err != nil {
 		closeAll()
 		return mcpServed{}, "", nil, err

@@ -14,6 +14,7 @@ import (
 	"github.com/loupeapp/loupe/agent"
 	"github.com/loupeapp/loupe/app/assemble"
 	"github.com/loupeapp/loupe/app/session"
+	"github.com/loupeapp/loupe/data/privacy"
 	"github.com/loupeapp/loupe/data/store"
 )
 
@@ -88,6 +89,9 @@ func (s *Server) ask(ctx context.Context, req *mcp.CallToolRequest, raw json.Raw
 	}
 	if out.Status == agent.Done {
 		s.remember(chat, answer{messageID: pair.Assistant.ID, question: pair.User.Content, out: out})
+	}
+	if s.cfg.Gate.Level() == privacy.Schema {
+		out = written(out)
 	}
 	r := &reply{texts: []string{answerText(chat, out)}, conversation: chat, message: pair.Assistant.ID}
 	r.failed = out.Status != agent.Done && out.Status != agent.NeedsInput
@@ -165,7 +169,27 @@ func answerText(chat string, out *agent.Outcome) string {
 			}
 		}
 	}
+	if len(out.Findings) == 0 && len(out.Evidence) > 0 {
+		b.WriteString("\nQueries:\n")
+		for _, e := range out.Evidence {
+			if sql := strings.TrimSpace(e.SQL); sql != "" {
+				fmt.Fprintf(&b, "   [%s] SQL: %s\n", e.Ref, oneLine(sql))
+			}
+		}
+	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// written is out as the schema level may send it: the answer as the
+// model wrote it, with references ({{q1.total[0]}}) where the user reads
+// values, and no findings (they are parsed from the filled-in answer).
+func written(out *agent.Outcome) *agent.Outcome {
+	w := *out
+	w.Summary, w.Findings, w.Answer = "", nil, out.Written
+	if w.Answer == "" {
+		w.Answer = "(The answer holds values of the data, which the schema privacy level keeps from you; the user reads it in Loupe.)"
+	}
+	return &w
 }
 
 // progressSink records every event of the run and tells the client of its

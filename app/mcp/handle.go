@@ -28,7 +28,7 @@ func (s *Server) handle(name string, h handler) mcp.ToolHandler {
 		res, r, err := s.call(ctx, req, h)
 		status := callStatus(ctx, r, err)
 		if err != nil && ctx.Err() == nil {
-			res, err = &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: errorText(err)}}}, nil
+			res, err = s.errorResult(ctx, string(req.Params.Arguments), err), nil
 		}
 		if res != nil {
 			s.keepBody(ctx, client, "tools/"+name, r, res)
@@ -80,6 +80,19 @@ func (s *Server) keepBody(ctx context.Context, client, path string, r *reply, v 
 	if err := o.Keep(ctx, sent); err != nil {
 		s.log.Warn("keep a result in the outbox", "path", path, "err", err)
 	}
+}
+
+// errorResult is a failure the client cannot fix, said as a tool error.
+// Its text passes the gate too (an error may quote a value); one the gate
+// keeps back is said without its details.
+func (s *Server) errorResult(ctx context.Context, own string, err error) *mcp.CallToolResult {
+	msg := errorText(err)
+	sent, gerr := s.cfg.Gate.Send(ctx, own, msg)
+	if gerr != nil {
+		sent = "Loupe could not do this, and its error is kept from you by the privacy level; the user can read it in Loupe's log."
+		s.log.Warn("a tool failed", "err", err)
+	}
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: sent}}}
 }
 
 // errorText is what the client's model reads of a failure it cannot fix.

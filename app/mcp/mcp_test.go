@@ -396,3 +396,64 @@ func TestCancelLongQuery(t *testing.T) {
 	}
 	t.Fatal("the canceled query did not stop within 5 s")
 }
+
+// Cancelling ask stops Loupe's agent at once: the call is logged as
+// canceled within a second of the cancel, and the answer is stored as
+// interrupted, not left answering.
+func TestCancelAsk(t *testing.T) {
+	w := newWorld(t, privacy.Open, fake.Turn{Content: "never said", Delay: 30 * time.Second})
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	go func() {
+		_, err := w.cs.CallTool(ctx, &sdk.CallToolParams{Name: "ask", Arguments: map[string]any{"question": "Which region sells most?"}})
+		errc <- err
+	}()
+	for w.model.Hits("/api/chat") == 0 { // the agent is waiting for the model
+		time.Sleep(20 * time.Millisecond)
+	}
+	canceled := time.Now()
+	cancel()
+	if err := <-errc; err == nil {
+		t.Fatal("a canceled ask returned a result")
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		calls, _ := mcp.RecentCalls(w.calls, 1)
+		if len(calls) == 1 {
+			c := calls[0]
+			ended := c.At.Add(time.Duration(c.Millis) * time.Millisecond)
+			if c.Tool != "ask" || c.Status != mcp.StatusCanceled || ended.Sub(canceled) > time.Second {
+				t.Fatalf("call %+v ended %s after the cancel", c, ended.Sub(canceled))
+			}
+			convs, err := w.st.Conversations(context.Background())
+			if err != nil || len(convs) != 1 {
+				t.Fatalf("conversations %v %v", convs, err)
+			}
+			th, err := w.st.Messages(context.Background(), convs[0].ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if last := th.Messages[len(th.Messages)-1]; last.Status != store.Interrupted {
+				t.Fatalf("the answer is %s", last.Status)
+			}
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatal("the canceled ask did not stop within 5 s")
+}
+
+// At the schema level ask sends no value: not the answer Loupe's agent
+// wrote from its results (a local model saw them), only how it ended and
+// the SQL it ran.
+func TestAskAtSchemaLevel(t *testing.T) {
+	sql := "SELECT region, count(*) AS orders FROM orders GROUP BY region ORDER BY orders DESC"
+	args, _ := json.Marshal(map[string]any{"sql": sql})
+	w := newWorld(t, privacy.Schema,
+		fake.Calls(fake.Call{Name: "run_sql", Args: string(args)}),
+		fake.Text("West has the most orders.\n\nFindings:\n- West leads [q1]"))
+	res, txt := w.call(t, "ask", map[string]any{"question": "Where do orders come from?"})
+	if res.IsError || !strings.Contains(txt, "status: done") || strings.Contains(txt, "West") || !strings.Contains(txt, "[q1] SQL: "+sql) {
+		t.Fatalf("ask at schema: isError %v\n%s", res.IsError, txt)
+	}
+}
