@@ -100,7 +100,7 @@ func runMCP(ctx context.Context, e env, args []string) int {
 		return fail(e, err)
 	}
 	if *httpAddr == "" {
-		if err := srv.RunStdio(ctx); err != nil && ctx.Err() == nil {
+		if err := srv.RunIO(ctx, e.stdin, e.stdout); err != nil && ctx.Err() == nil {
 			return fail(e, err)
 		}
 		return ExitOK

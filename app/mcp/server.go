@@ -20,6 +20,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"sync"
 
@@ -102,6 +103,13 @@ func instructions(cfg Config) string {
 // gated is ctx carrying the key of the placeholders clients are sent.
 func (s *Server) gated(ctx context.Context) context.Context { return tools.WithChat(ctx, s.chat) }
 
-// RunStdio serves one client over standard input and output until it
+// RunIO serves one client over r and w (the process's standard input and
+// output for `loupe mcp`), newline-delimited JSON-RPC, until it
 // disconnects or ctx ends.
-func (s *Server) RunStdio(ctx context.Context) error { return s.mcp.Run(ctx, &mcp.StdioTransport{}) }
+func (s *Server) RunIO(ctx context.Context, r io.Reader, w io.Writer) error {
+	return s.mcp.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(r), Writer: nopWriteCloser{w}})
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
