@@ -49,7 +49,9 @@ func TestMCPCommand(t *testing.T) {
 	pr, pw := io.Pipe()
 	var stdout, stderr lockedBuffer
 	done := make(chan int, 1)
-	go func() { done <- Main(context.Background(), []string{"mcp", "--workspace", ws, "--config", cfg}, pr, &stdout, &stderr) }()
+	go func() {
+		done <- Main(context.Background(), []string{"mcp", "--workspace", ws, "--config", cfg}, pr, &stdout, &stderr)
+	}()
 	if _, err := io.WriteString(pw, in); err != nil {
 		t.Fatal(err)
 	}
