@@ -72,13 +72,19 @@ func (s *Server) readResource(ctx context.Context, req *mcp.ReadResourceRequest)
 	} else {
 		status = StatusError
 	}
-	s.cfg.Calls.Add(Call{At: start, Tool: "read " + uri, Client: "client", Status: status, Millis: time.Since(start).Milliseconds(),
+	client := "client"
+	if req.Session != nil {
+		if p := req.Session.InitializeParams(); p != nil && p.ClientInfo != nil && p.ClientInfo.Name != "" {
+			client = p.ClientInfo.Name
+		}
+	}
+	s.cfg.Calls.Add(Call{At: start, Tool: "read " + uri, Client: client, Status: status, Millis: time.Since(start).Milliseconds(),
 		Source: s.cfg.Label, Level: string(s.cfg.Gate.Level()), Error: errString(err)})
 	if err != nil {
 		return nil, err
 	}
 	res := &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "text/markdown", Text: text}}}
-	s.keepRead(ctx, uri, res)
+	s.keepBody(ctx, client, "resources/"+uri, nil, res)
 	return res, nil
 }
 
@@ -115,10 +121,6 @@ func (s *Server) resourceText(ctx context.Context, uri string) (string, error) {
 		return rep.Report.Markdown(), nil
 	}
 	return "", mcp.ResourceNotFoundError(uri)
-}
-
-func (s *Server) keepRead(ctx context.Context, uri string, res *mcp.ReadResourceResult) {
-	s.keepBody(ctx, "client", "resources/"+uri, nil, res)
 }
 
 func errString(err error) string {
