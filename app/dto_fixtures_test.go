@@ -78,9 +78,10 @@ var dtoFixtures = map[string]any{
 	"RunEvents":   app.RunEvents{},
 	"AskResult":   app.AskResult{},
 	// Report
-	"ReportChart": app.ReportChart{},
-	"Report":      app.Report{},
-	"ReportDelta": app.ReportDelta{},
+	"ReportChart":  app.ReportChart{},
+	"Report":       app.Report{},
+	"ReportNotice": app.ReportNotice{},
+	"ReportDelta":  app.ReportDelta{},
 	// Settings, status, models, sandbox
 	"Settings":        app.Settings{},
 	"SettingsUpdate":  app.SettingsUpdate{},

@@ -31,29 +31,39 @@ type ReportChart struct {
 
 // Report is a written report for the report view: its markdown (as
 // exported), the same as an HTML fragment with the charts inlined as
-// images, and each chart's SVG.
+// images, each chart's SVG, the conversation's questions it covers
+// (numbered from 1; empty for a report of one answer written before
+// reports covered several) and what Loupe removed or placed in the
+// model's text (also listed at the end of the markdown).
 type Report struct {
-	Title    string        `json:"title"`
-	Markdown string        `json:"markdown"`
-	HTML     string        `json:"html"`
-	Charts   []ReportChart `json:"charts"`
+	Title    string         `json:"title"`
+	Markdown string         `json:"markdown"`
+	HTML     string         `json:"html"`
+	Charts   []ReportChart  `json:"charts"`
+	Turns    []int          `json:"turns"`
+	Notices  []ReportNotice `json:"notices"`
 }
 
-// WriteReport writes the report of a finished run (stage two, one model
-// call without tools), streaming report:delta events, and returns it.
-// Cancel(runID) stops it.
-func (a *App) WriteReport(chatID, runID string) (*Report, error) {
+// ReportNotice is one thing Loupe corrected in a report: its kind
+// (report.Notice kinds, or "question_left_out"), the ref it concerns and
+// what was done, in words.
+type ReportNotice struct {
+	Kind string `json:"kind"`
+	Ref  string `json:"ref"`
+	Text string `json:"text"`
+}
+
+// WriteReport writes a report from the conversation's answers (stage two,
+// one model call without tools) and keeps it with the answer of runID,
+// streaming report:delta events, and returns it. turns picks the
+// questions it covers (numbers from 1, in the order asked); empty covers
+// every question with a finished answer. Cancel(runID) stops it.
+func (a *App) WriteReport(chatID, runID string, turns []int) (*Report, error) {
 	msg, t, err := a.chats.Turn(a.life, chatID, runID)
-	var (
-		out      *agent.Outcome
-		question string
-	)
-	if err == nil {
-		out, question = t.Outcome, t.Question
-	}
 	if err != nil {
 		return nil, err
 	}
+	out := t.Outcome
 	if out == nil {
 		return nil, newError(CodeBusy, "The run is still going.", "Wait for the answer, then write the report.")
 	}
@@ -97,8 +107,8 @@ func (a *App) WriteReport(chatID, runID string) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	written, err := session.WriteReport(ctx, session.ReportRequest{Store: st, MessageID: msg.ID, Question: question, Outcome: out,
-		Provider: p, Model: cfg.Model, Level: rm.opts.Privacy, Stream: report.Options{
+	written, err := session.WriteConversationReport(ctx, session.ConversationReportRequest{Store: st, ChatID: chatID, Turns: turns,
+		MessageID: msg.ID, Provider: p, Model: cfg.Model, Level: rm.opts.Privacy, Stream: report.Options{
 			OnDelta: text.add,
 			OnReset: func() {
 				text.flush()
@@ -125,9 +135,13 @@ func reportView(ctx context.Context, rep *report.Report) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &Report{Title: v.Title, Markdown: v.Markdown, HTML: v.HTML, Charts: make([]ReportChart, len(v.Charts))}
+	out := &Report{Title: v.Title, Markdown: v.Markdown, HTML: v.HTML, Charts: make([]ReportChart, len(v.Charts)),
+		Turns: append([]int{}, rep.Exploration.Turns...), Notices: make([]ReportNotice, len(rep.Notices))}
 	for i, c := range v.Charts {
 		out.Charts[i] = ReportChart(c)
+	}
+	for i, n := range rep.Notices {
+		out.Notices[i] = ReportNotice{Kind: n.Kind, Ref: n.Ref, Text: n.Listed()}
 	}
 	return out, nil
 }
