@@ -42,6 +42,9 @@ type Report struct {
 	Charts   []ReportChart  `json:"charts"`
 	Turns    []int          `json:"turns"`
 	Notices  []ReportNotice `json:"notices"`
+	// Questions are the conversation's questions in the order asked
+	// (question n is questions[n-1]), for choosing what a report covers.
+	Questions []string `json:"questions"`
 }
 
 // ReportNotice is one thing Loupe corrected in a report: its kind
@@ -122,21 +125,26 @@ func (a *App) WriteReport(chatID, runID string, turns []int) (*Report, error) {
 	if err != nil { // the report is in the user's hands: say it was not kept in the log
 		a.log.Error("store a report", "run", runID, "err", err)
 	}
-	view, err := reportView(ctx, written.Report)
+	view, err := reportView(ctx, st, chatID, written.Report)
 	if err != nil {
 		return nil, wrap(err)
 	}
 	return view, nil
 }
 
-// reportView renders rep for the report view (session.Render).
-func reportView(ctx context.Context, rep *report.Report) (*Report, error) {
+// reportView renders rep, a report of conversation chatID, for the
+// report view (session.Render).
+func reportView(ctx context.Context, st *store.Store, chatID string, rep *report.Report) (*Report, error) {
 	v, err := session.Render(ctx, rep)
 	if err != nil {
 		return nil, err
 	}
+	questions, err := session.Questions(ctx, st, chatID)
+	if err != nil {
+		return nil, err
+	}
 	out := &Report{Title: v.Title, Markdown: v.Markdown, HTML: v.HTML, Charts: make([]ReportChart, len(v.Charts)),
-		Turns: append([]int{}, rep.Exploration.Turns...), Notices: make([]ReportNotice, len(rep.Notices))}
+		Turns: append([]int{}, rep.Exploration.Turns...), Notices: make([]ReportNotice, len(rep.Notices)), Questions: questions}
 	for i, c := range v.Charts {
 		out.Charts[i] = ReportChart(c)
 	}
@@ -162,7 +170,7 @@ func (a *App) GetReport(chatID, runID string) (*Report, error) {
 	if err != nil || s == nil {
 		return nil, wrap(err)
 	}
-	view, err := reportView(a.life, s.Report)
+	view, err := reportView(a.life, st, chatID, s.Report)
 	return view, wrap(err)
 }
 

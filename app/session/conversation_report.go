@@ -106,6 +106,22 @@ func Cover(ctx context.Context, st *store.Store, chatID string, turns []int) (*C
 	return c, nil
 }
 
+// Questions are the questions of conversation chatID in the order asked:
+// question n is Questions[n-1], as Cover numbers them.
+func Questions(ctx context.Context, st *store.Store, chatID string) ([]string, error) {
+	th, err := st.Messages(ctx, chatID)
+	if err != nil {
+		return nil, StoreError(err, chatID)
+	}
+	out := []string{}
+	for _, m := range th.Messages {
+		if m.Role == store.User {
+			out = append(out, m.Content)
+		}
+	}
+	return out, nil
+}
+
 // ConversationReportRequest is what writing the report of a conversation
 // needs.
 type ConversationReportRequest struct {

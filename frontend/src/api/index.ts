@@ -160,7 +160,9 @@ export const retry = (chatId: string): Promise<{ runId: string }> => call('Retry
 /** Stops a run (or its report) within a second; the run still ends with run_finished. */
 export const cancel = (runId: string): Promise<void> => call('Cancel', runId);
 /** Writes the report of a finished run, streaming report:delta events. */
-export const writeReport = (chatId: string, runId: string): Promise<Report> => call('WriteReport', chatId, runId);
+/** writeReport writes a report of the questions turns picks (numbers from 1); empty covers the whole conversation. */
+export const writeReport = (chatId: string, runId: string, turns: number[] = []): Promise<Report> =>
+  call('WriteReport', chatId, runId, turns);
 /** The report last written from the run's answer, read from the conversation store (so it outlives a restart); null when none was. */
 export const getReport = (chatId: string, runId: string): Promise<Report | null> => call('GetReport', chatId, runId);
 /** The native save dialog; the path written, or null when canceled. The report is read from the store. */

@@ -438,12 +438,24 @@ export interface ReportChart {
   svg: string;
 }
 
+/** What Loupe removed, placed or left out of a report (also listed at its end). */
+export interface ReportNotice {
+  kind: string;
+  ref: string;
+  text: string;
+}
+
 /** A written report: markdown as exported, an HTML fragment with the charts inlined. */
 export interface Report {
   title: string;
   markdown: string;
   html: string;
   charts: ReportChart[];
+  /** The conversation's questions it covers, numbered from 1; empty for an old one-answer report. */
+  turns: number[] | null;
+  notices: ReportNotice[] | null;
+  /** Every question of the conversation in order: question n is questions[n-1]. */
+  questions: string[] | null;
 }
 
 /** A report:delta event; reset means discard the text streamed so far. */

@@ -168,16 +168,18 @@ export async function cancelRun(store: Store, chatId: string | null): Promise<vo
 /**
  * openReport shows the report view with the run's report: the one kept in
  * the conversation store when there is one (written in an earlier
- * session, too), else a new one written now; again writes a new one.
+ * session, too), else a new one of the whole conversation written now;
+ * again writes a new one, of the questions turns picks (numbers from 1;
+ * empty or absent: every question).
  */
-export async function openReport(store: Store, chatId: string, runId: string, again = false): Promise<void> {
+export async function openReport(store: Store, chatId: string, runId: string, again = false, turns: number[] = []): Promise<void> {
   show(store, { kind: 'report', chatId, runId });
   const cur = store.get().reports[runId];
   if (cur && (cur.writing || (cur.report && !again))) return;
   store.set((s) => ({ reports: { ...s.reports, [runId]: { text: '', writing: true } } }));
   try {
     const kept = again ? null : await api.getReport(chatId, runId);
-    const report = kept ?? (await api.writeReport(chatId, runId));
+    const report = kept ?? (await api.writeReport(chatId, runId, turns));
     store.set((s) => ({ reports: { ...s.reports, [runId]: { text: report.markdown, writing: false, report } } }));
   } catch (err) {
     const error = problemOf(err);

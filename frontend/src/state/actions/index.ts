@@ -44,7 +44,8 @@ export function useActions() {
       buildSandbox: (offline?: boolean) => buildSandbox(store, offline),
       cancelSandboxBuild: () => cancelSandboxBuild(store),
       dismissSandboxBuild: () => dismissSandboxBuild(store),
-      openReport: (chatId: string, runId: string, again?: boolean) => openReport(store, chatId, runId, again),
+      openReport: (chatId: string, runId: string, again?: boolean, turns?: number[]) =>
+        openReport(store, chatId, runId, again, turns),
       refreshStatus: () => refreshStatus(store),
       refreshSettings: () => refreshSettings(store),
       focusComposer: (draft?: string) => focusComposer(store, draft),
