@@ -16,6 +16,7 @@ const report = (turns: number[]): Report => ({
 describe('CoverPicker', () => {
   it('says what the report covers', () => {
     expect(coverLabel([1, 2, 3], 3)).toBe('all 3 questions');
+    expect(coverLabel([1, 2], 2)).toBe('both questions');
     expect(coverLabel([1, 3], 3)).toBe('questions 1, 3 of 3');
     expect(coverLabel([2], 3)).toBe('question 2 of 3');
     expect(coverLabel([], 3)).toBe('one answer');

@@ -5,7 +5,7 @@ import type { Report } from '../../api';
 export function coverLabel(turns: number[], total: number): string {
   if (turns.length === 0) return 'one answer';
   const all = turns.length === total && turns.every((t, i) => t === i + 1);
-  if (all) return total === 1 ? 'the whole conversation' : `all ${total} questions`;
+  if (all) return total === 1 ? 'the whole conversation' : total === 2 ? 'both questions' : `all ${total} questions`;
   return `question${turns.length > 1 ? 's' : ''} ${turns.join(', ')} of ${total}`;
 }
 
