@@ -68,6 +68,7 @@ type world struct {
 	st  *store.Store
 	p   llm.Provider
 	dir string
+	srv *fake.Server
 }
 
 func newWorld(t *testing.T, turns ...fake.Turn) *world {
@@ -97,7 +98,7 @@ func newWorld(t *testing.T, turns ...fake.Turn) *world {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &world{ws: ws, ret: ret, st: st, p: p, dir: dir}
+	return &world{ws: ws, ret: ret, st: st, p: p, dir: dir, srv: srv}
 }
 
 // ask stores question in chatID (a new conversation when empty) and

@@ -39,7 +39,12 @@ func (w *Workspace) prepare(ctx context.Context, question string, r AskRequest) 
 	if err != nil {
 		return nil, err
 	}
-	return &prepared{agent: ag, schema: sch, notes: meta.Notes(), remember: w.Retrieval.Remember}, nil
+	notes := meta.Notes()
+	examples, note := verifiedExamples(w.Retrieval.Memory, r.Pair.User.ConversationID, question, w.tables(ctx))
+	if note != "" {
+		sch.Examples, notes = examples, append(notes, note)
+	}
+	return &prepared{agent: ag, schema: sch, notes: notes, remember: w.Retrieval.Remember}, nil
 }
 
 // Connection is a question asked about a connected database: the agent's
