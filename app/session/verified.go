@@ -143,7 +143,6 @@ func backingSQL(out *agent.Outcome) []string {
 	return backing
 }
 
-
 // tables are the names of the workspace's datasets now; nil when they
 // cannot be listed (then nothing is filtered by table).
 func (w *Workspace) tables(ctx context.Context) []string {
