@@ -26,7 +26,7 @@ import (
 func init() {
 	register(command{"chats", "chats [--workspace DIR] [--json]", "list the conversations, most recent first", runChats})
 	register(command{"chat", "chat show [--workspace DIR] [--json] [--sent] ID", "show a conversation: questions, answers, tool calls; --sent: what each answer sent to its model server", runChat})
-	register(command{"export", "export [--workspace DIR] --chat ID [--format md|html] --out DIR", "export a conversation's report (written first if it has none)", runExport})
+	register(command{"export", "export [--workspace DIR] --chat ID [--turns 1,3] [--format md|html] --out DIR", "export the report of a conversation (or of the questions --turns picks; written first if none covers them), and list what it removed", runExport})
 }
 
 // storeDir is the folder holding the conversations: the workspace folder.

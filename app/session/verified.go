@@ -55,7 +55,8 @@ type FeedbackRequest struct {
 	Verdict   string // store.Up or store.Down
 	Note      string
 	// Tables are the workspace's tables now, to file the verified
-	// queries under the tables they read.
+	// queries under the tables they read; nil takes the datasets the
+	// answer used.
 	Tables []string
 }
 
@@ -109,7 +110,11 @@ func GiveFeedback(ctx context.Context, r FeedbackRequest) (*Feedback, error) {
 		if r.Verdict == store.Down {
 			verdict = memory.Rejected
 		}
-		if err := r.Memory.Mark(ctx, r.ChatID, asked.Question, out.SQL, verdict, r.Tables); err != nil {
+		tables := r.Tables
+		if tables == nil {
+			tables = answer.Datasets
+		}
+		if err := r.Memory.Mark(ctx, r.ChatID, asked.Question, out.SQL, verdict, tables); err != nil {
 			return out, fmt.Errorf("mark the answer's queries: %w", err)
 		}
 	}

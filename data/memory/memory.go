@@ -329,3 +329,16 @@ func TablesIn(sql string, known []string) []string {
 	}
 	return out
 }
+
+// Verified returns the verified entries, oldest first.
+func (s *Store) Verified() []Entry {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Entry
+	for _, r := range s.all {
+		if r.Verdict == Verified {
+			out = append(out, r.Entry)
+		}
+	}
+	return out
+}
