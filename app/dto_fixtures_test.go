@@ -72,11 +72,12 @@ var dtoFixtures = map[string]any{
 	"NumberCheck":  evidence.Check{},
 	"Outcome":      agent.Outcome{},
 	// Chat and runs
-	"ChatSummary": app.ChatSummary{},
-	"Turn":        app.Turn{},
-	"Chat":        app.Chat{},
-	"RunEvents":   app.RunEvents{},
-	"AskResult":   app.AskResult{},
+	"ChatSummary":    app.ChatSummary{},
+	"Turn":           app.Turn{},
+	"AnswerFeedback": app.AnswerFeedback{},
+	"Chat":           app.Chat{},
+	"RunEvents":      app.RunEvents{},
+	"AskResult":      app.AskResult{},
 	// Report
 	"ReportChart":  app.ReportChart{},
 	"Report":       app.Report{},

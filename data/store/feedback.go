@@ -16,6 +16,7 @@ const (
 // Feedback is the user's verdict on one answer.
 type Feedback struct {
 	MessageID      string    `json:"message_id"`
+	RunID          string    `json:"run_id,omitempty"` // the run that wrote the answer (FeedbackOf)
 	ConversationID string    `json:"conversation_id"`
 	Verdict        string    `json:"verdict"` // Up or Down
 	Note           string    `json:"note,omitempty"`
@@ -36,7 +37,7 @@ func (s *Store) SetFeedback(ctx context.Context, messageID, verdict, note string
 		return nil, fmt.Errorf("store: message %s is not a finished answer: only finished answers take a verdict", messageID)
 	}
 	now := s.stamp()
-	f := &Feedback{MessageID: messageID, ConversationID: m.ConversationID, Verdict: verdict, Note: strings.TrimSpace(note), At: fromStamp(now)}
+	f := &Feedback{MessageID: messageID, RunID: m.RunID, ConversationID: m.ConversationID, Verdict: verdict, Note: strings.TrimSpace(note), At: fromStamp(now)}
 	_, err = s.db.ExecContext(ctx, `INSERT INTO feedback (message_id, conversation_id, verdict, note, given_at) VALUES (?, ?, ?, ?, ?)
 		ON CONFLICT (message_id) DO UPDATE SET verdict = excluded.verdict, note = excluded.note, given_at = excluded.given_at`,
 		f.MessageID, f.ConversationID, f.Verdict, f.Note, now)
@@ -48,7 +49,8 @@ func (s *Store) SetFeedback(ctx context.Context, messageID, verdict, note string
 
 // FeedbackOf is the verdicts given in a conversation, by answer.
 func (s *Store) FeedbackOf(ctx context.Context, conversationID string) (map[string]Feedback, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT message_id, conversation_id, verdict, note, given_at FROM feedback WHERE conversation_id = ?`, conversationID)
+	rows, err := s.db.QueryContext(ctx, `SELECT f.message_id, COALESCE(m.run_id, ''), f.conversation_id, f.verdict, f.note, f.given_at
+		FROM feedback f JOIN messages m ON m.id = f.message_id WHERE f.conversation_id = ?`, conversationID)
 	if err != nil {
 		return nil, fmt.Errorf("store: read the verdicts of %s: %w", conversationID, err)
 	}
@@ -57,7 +59,7 @@ func (s *Store) FeedbackOf(ctx context.Context, conversationID string) (map[stri
 	for rows.Next() {
 		var f Feedback
 		var at int64
-		if err := rows.Scan(&f.MessageID, &f.ConversationID, &f.Verdict, &f.Note, &at); err != nil {
+		if err := rows.Scan(&f.MessageID, &f.RunID, &f.ConversationID, &f.Verdict, &f.Note, &at); err != nil {
 			return nil, fmt.Errorf("store: read the verdicts of %s: %w", conversationID, err)
 		}
 		f.At = fromStamp(at)

@@ -6,6 +6,7 @@
 import { ApiError } from './errors';
 import { isDesktop, transport, type Method, type Unsubscribe } from './transport';
 import type {
+  AnswerFeedback,
   AgentEvent,
   AnswerSent,
   AskResult,
@@ -160,6 +161,9 @@ export const retry = (chatId: string): Promise<{ runId: string }> => call('Retry
 /** Stops a run (or its report) within a second; the run still ends with run_finished. */
 export const cancel = (runId: string): Promise<void> => call('Cancel', runId);
 /** Writes the report of a finished run, streaming report:delta events. */
+/** feedback gives the verdict on the answer of runId: up verifies it for later questions, down says why it is wrong. */
+export const feedback = (chatId: string, runId: string, verdict: 'up' | 'down', note = ''): Promise<AnswerFeedback> =>
+  call('Feedback', chatId, runId, verdict, note);
 /** writeReport writes a report of the questions turns picks (numbers from 1); empty covers the whole conversation. */
 export const writeReport = (chatId: string, runId: string, turns: number[] = []): Promise<Report> =>
   call('WriteReport', chatId, runId, turns);

@@ -417,6 +417,16 @@ export interface Turn {
   runId: string;
   events: AgentEvent[];
   outcome?: Outcome;
+  /** The user's verdict on the answer, when given. */
+  feedback?: AnswerFeedback;
+}
+
+/** A verdict on an answer: up verifies its question and SQL for later questions; down says why it is wrong. */
+export interface AnswerFeedback {
+  verdict: 'up' | 'down';
+  note: string;
+  /** The queries it verified or withdrew. */
+  sql: string[] | null;
 }
 
 export interface Chat extends ChatSummary {

@@ -79,6 +79,7 @@ function build() {
     chartRendered: vi.fn<typeof Api.chartRendered>(async () => undefined),
     openInBrowser: vi.fn<typeof Api.openInBrowser>(() => undefined),
     writeReport: vi.fn<typeof Api.writeReport>(),
+    feedback: vi.fn<typeof Api.feedback>(),
     getReport: vi.fn<typeof Api.getReport>(async () => null),
     exportReport: vi.fn<typeof Api.exportReport>(async () => null),
     getSettings: vi.fn<typeof Api.getSettings>(async (): Promise<Api.Settings> => ({

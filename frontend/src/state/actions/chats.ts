@@ -3,7 +3,7 @@ import * as api from '../../api';
 import type { AgentEvent } from '../../api';
 import { problemOf } from '../problem';
 import type { Store } from '../store';
-import { notifyProblem } from './notices';
+import { notify, notifyProblem } from './notices';
 import { show } from './view';
 
 export async function refreshChats(store: Store): Promise<void> {
@@ -26,7 +26,10 @@ export async function openChat(store: Store, id: string | null): Promise<void> {
         // Live events that arrived first are newer than the stored ones.
         if (events[t.runId] === undefined || events[t.runId]!.length < t.events.length) events[t.runId] = t.events;
       }
-      return { turns: { ...s.turns, [id]: chat.turns.map((t) => ({ question: t.question, runId: t.runId })) }, events };
+      return {
+        turns: { ...s.turns, [id]: chat.turns.map((t) => ({ question: t.question, runId: t.runId, ...(t.feedback ? { feedback: t.feedback } : {}) })) },
+        events,
+      };
     });
   } catch (err) {
     notifyProblem(store, err, 'Could not open the conversation');
@@ -160,6 +163,24 @@ export async function cancelRun(store: Store, chatId: string | null): Promise<vo
     await api.cancel(runId);
   } catch (err) {
     notifyProblem(store, err, 'Could not stop the run');
+  }
+}
+
+// ---- verdicts
+
+/**
+ * giveFeedback records the verdict on an answer (up: verified for later
+ * questions; down: wrong, with why) and shows it on the turn.
+ */
+export async function giveFeedback(store: Store, chatId: string, runId: string, verdict: 'up' | 'down', note = ''): Promise<void> {
+  try {
+    const fb = await api.feedback(chatId, runId, verdict, note);
+    store.set((s) => ({
+      turns: { ...s.turns, [chatId]: (s.turns[chatId] ?? []).map((t) => (t.runId === runId ? { ...t, feedback: fb } : t)) },
+    }));
+    notify(store, 'info', verdict === 'up' ? 'Marked as verified: later questions will build on this answer' : 'Marked as wrong: its queries will not be offered again');
+  } catch (err) {
+    notifyProblem(store, err, 'Could not save the verdict');
   }
 }
 
