@@ -40,11 +40,17 @@ test.describe('a report of the whole analysis', () => {
     const box = page.getByRole('textbox', { name: 'Question' });
     await box.fill('Which agency gets the most requests?');
     await box.press('Enter');
-    await expect(page.getByTestId('turn').first()).toHaveAttribute('data-status', 'done');
+    const first = page.getByTestId('turn').first();
+    await expect(first).toHaveAttribute('data-status', 'done');
+    // A thumbs up verifies the answer; it stays on the turn.
+    await first.getByRole('button', { name: /Right answer/ }).click();
+    await expect(first.getByTestId('verdict')).toContainText('Verified');
+    await expect(first.getByRole('button', { name: /Right answer/ })).toHaveAttribute('aria-pressed', 'true');
     await box.fill('And which borough?');
     await box.press('Enter');
     const follow = page.getByTestId('turn').nth(1);
     await expect(follow).toHaveAttribute('data-status', 'done');
+    await shot(page, 'verdict');
     // The follow-up's query and chart are q2 and c2: refs run on across the conversation.
     await expect(follow.getByTestId('findings').getByRole('button', { name: 'q2' })).toBeVisible();
     await expect(follow.getByTestId('findings').getByRole('button', { name: 'c2' })).toBeVisible();
