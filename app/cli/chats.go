@@ -152,7 +152,11 @@ func printThread(w io.Writer, th *store.Thread, reps []store.Report) {
 		for _, c := range m.ToolCalls {
 			fmt.Fprintf(w, "  → %s%s\n", c.Name, callDetail(json.RawMessage(c.Arguments)))
 			if !c.Skipped {
-				fmt.Fprintf(w, "    %s\n", oneLine(c.Result, 160))
+				ref := ""
+				if c.Ref != "" {
+					ref = "[" + c.Ref + "] "
+				}
+				fmt.Fprintf(w, "    %s%s\n", ref, oneLine(c.Result, 160))
 			}
 		}
 		if strings.TrimSpace(m.Content) != "" {

@@ -28,6 +28,11 @@ func TestExportCoversTheConversationOrThePickedQuestions(t *testing.T) {
 		t.Fatalf("the follow-up's query is not q2: %d\n%s\n%s", code, out, errs)
 	}
 
+	// loupe chat show names the refs too, unique across the conversation.
+	if code, out, _ := run(t, "", "chat", "show", "--workspace", ws, chat); code != ExitOK || !strings.Contains(out, "    [q1] ") ||
+		!strings.Contains(out, "    [c1] ") || !strings.Contains(out, "    [q2] ") {
+		t.Errorf("chat show: %d\n%s", code, out)
+	}
 	dir := filepath.Join(t.TempDir(), "all")
 	code, out, errs = run(t, "", "export", "--workspace", ws, "--base-url", srv.OllamaURL(), "--model", "qwen3:8b", "--chat", chat, "--out", dir)
 	if code != ExitOK || strings.TrimSpace(out) != filepath.Join(dir, "report.md") {
