@@ -34,6 +34,7 @@ test.describe('a report of the whole analysis', () => {
   test.use({ script: conversation });
 
   test('generated on a follow-up, it covers both questions; refs resolve; removals are listed', async ({ page, backend }) => {
+    mkdirSync(join(REPO, 'docs', 'screens'), { recursive: true });
     await page.goto(backend.url);
     await openByPath(page, CSV);
     await expect(page.getByTestId('dataset')).toContainText('service_requests');
@@ -46,11 +47,13 @@ test.describe('a report of the whole analysis', () => {
     await first.getByRole('button', { name: /Right answer/ }).click();
     await expect(first.getByTestId('verdict')).toContainText('Verified');
     await expect(first.getByRole('button', { name: /Right answer/ })).toHaveAttribute('aria-pressed', 'true');
+    await first.getByTestId('verdict').scrollIntoViewIfNeeded();
+    await shot(page, 'verdict');
+    copyFileSync(join(SCREENSHOTS, 'verdict.png'), join(REPO, 'docs', 'screens', 'verdict.png'));
     await box.fill('And which borough?');
     await box.press('Enter');
     const follow = page.getByTestId('turn').nth(1);
     await expect(follow).toHaveAttribute('data-status', 'done');
-    await shot(page, 'verdict');
     // The follow-up's query and chart are q2 and c2: refs run on across the conversation.
     await expect(follow.getByTestId('findings').getByRole('button', { name: 'q2' })).toBeVisible();
     await expect(follow.getByTestId('findings').getByRole('button', { name: 'c2' })).toBeVisible();
@@ -73,7 +76,6 @@ test.describe('a report of the whole analysis', () => {
     await expect(page.getByTestId('report-notes')).toContainText('2 notes');
     await expect(page.getByTestId('report-cover')).toContainText('Covers both questions');
     await shot(page, 'report-conversation');
-    mkdirSync(join(REPO, 'docs', 'screens'), { recursive: true });
     copyFileSync(join(SCREENSHOTS, 'report-conversation.png'), join(REPO, 'docs', 'screens', 'report-conversation.png'));
     await report.getByRole('heading', { name: 'Notes on this report' }).scrollIntoViewIfNeeded();
     await shot(page, 'report-notes');
