@@ -137,6 +137,8 @@ export const runSQL = (sql: string): Promise<QueryResult> => call('RunSQL', sql)
 export const page = (ref: string, offset: number, limit: number): Promise<Page> => call('Page', ref, offset, limit);
 /** The native save dialog; the path written, or null when canceled. */
 export const exportCSV = (ref: string): Promise<string | null> => call('ExportCSV', ref);
+/** exportResult saves a result's rows as an Excel workbook or a Parquet file (save dialog); null when canceled. */
+export const exportResult = (ref: string, format: 'xlsx' | 'parquet'): Promise<string | null> => call('ExportResult', ref, format);
 export const schemaNames = (): Promise<SchemaNames> => call('SchemaNames');
 
 // ---- Chat -----------------------------------------------------------------------

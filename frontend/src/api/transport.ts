@@ -24,6 +24,7 @@ export const METHODS = [
   'DeleteChat',
   'ExportCSV',
   'ExportReport',
+  'ExportResult',
   'Feedback',
   'GetChat',
   'GetPrivacy',
