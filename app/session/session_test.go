@@ -17,6 +17,7 @@ import (
 	"github.com/loupeapp/loupe/app/assemble"
 	"github.com/loupeapp/loupe/app/session"
 	"github.com/loupeapp/loupe/data/load"
+	"github.com/loupeapp/loupe/data/privacy"
 	"github.com/loupeapp/loupe/data/results"
 	"github.com/loupeapp/loupe/data/store"
 	"github.com/loupeapp/loupe/data/workspace"
@@ -105,6 +106,17 @@ func newWorld(t *testing.T, turns ...fake.Turn) *world {
 // answers it with session.Ask over the workspace.
 func (w *world) ask(t *testing.T, chatID, question string) (*store.Pair, *agent.Outcome, []agent.Event) {
 	t.Helper()
+	return w.askWith(t, chatID, question, "")
+}
+
+// askAt asks question in a new conversation at privacy level.
+func (w *world) askAt(t *testing.T, question string, level privacy.Level) (*store.Pair, *agent.Outcome, []agent.Event) {
+	t.Helper()
+	return w.askWith(t, "", question, level)
+}
+
+func (w *world) askWith(t *testing.T, chatID, question string, level privacy.Level) (*store.Pair, *agent.Outcome, []agent.Event) {
+	t.Helper()
 	ctx := context.Background()
 	if chatID == "" {
 		c, err := w.st.CreateConversation(ctx, "", w.dir)
@@ -127,7 +139,7 @@ func (w *world) ask(t *testing.T, chatID, question string) (*store.Pair, *agent.
 	var ready []agent.Input
 	out, err := session.Ask(ctx, session.AskRequest{Store: w.st, Pair: pair, Recorder: rec,
 		Target: &session.Workspace{WS: w.ws, Retrieval: w.ret}, Results: results.New(results.Config{}),
-		Provider: w.p, Model: "qwen3:8b", Options: assemble.Options{MaxSteps: 8}, Sink: sink,
+		Provider: w.p, Model: "qwen3:8b", Options: assemble.Options{MaxSteps: 8, Privacy: level}, Sink: sink,
 		Ready: func(in agent.Input) { ready = append(ready, in) }})
 	if err != nil {
 		t.Fatal(err)

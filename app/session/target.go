@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/loupeapp/loupe/agent"
 	"github.com/loupeapp/loupe/agent/llm/provider"
 	"github.com/loupeapp/loupe/app/assemble"
+	"github.com/loupeapp/loupe/data/privacy"
 	"github.com/loupeapp/loupe/data/workspace"
 	"github.com/loupeapp/loupe/tools"
 )
@@ -40,7 +42,11 @@ func (w *Workspace) prepare(ctx context.Context, question string, r AskRequest) 
 		return nil, err
 	}
 	notes := meta.Notes()
-	examples, note := verifiedExamples(w.Retrieval.Memory, r.Pair.User.ConversationID, question, w.tables(ctx))
+	var examples []agent.Example
+	var note string
+	if r.Options.Privacy != privacy.Schema { // a verified query's literals are values: none at the schema level
+		examples, note = verifiedExamples(w.Retrieval.Memory, r.Pair.User.ConversationID, question, w.tables(ctx))
+	}
 	if note != "" {
 		sch.Examples, notes = examples, append(notes, note)
 	}

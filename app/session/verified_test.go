@@ -9,6 +9,7 @@ import (
 	"github.com/loupeapp/loupe/agent"
 	"github.com/loupeapp/loupe/agent/llm/fake"
 	"github.com/loupeapp/loupe/app/session"
+	"github.com/loupeapp/loupe/data/privacy"
 	"github.com/loupeapp/loupe/data/store"
 )
 
@@ -21,6 +22,7 @@ func TestAVerifiedAnswerIsOfferedToALaterQuestion(t *testing.T) {
 		fake.Calls(call(t, "run_sql", map[string]any{"sql": regionSQL, "purpose": "orders by region"})),
 		fake.Text("West has the most orders.\n\nFindings:\n- West leads [q1]"),
 		fake.Text("Same as before: the West."),
+		fake.Text("West, at the schema level."),
 		fake.Text("Still the West."),
 	)
 	ctx := context.Background()
@@ -57,13 +59,19 @@ func TestAVerifiedAnswerIsOfferedToALaterQuestion(t *testing.T) {
 		t.Errorf("the trace does not say which verified query was offered: %q", later.Meta.Notes)
 	}
 
+	// At the schema privacy level no verified query is offered: its literals are values.
+	w.askAt(t, "Which region has the most orders?", privacy.Schema)
+	if sys := system(t, w.srv, 3); strings.Contains(sys, "## Verified queries") {
+		t.Errorf("a verified query is offered at the schema level:\n%s", sys)
+	}
+
 	// Thumbs down: the query is withdrawn and never offered again.
 	if _, err := session.GiveFeedback(ctx, session.FeedbackRequest{Store: w.st, Memory: w.ret.Memory, ChatID: first.User.ConversationID,
 		Turn: 1, Verdict: store.Down, Note: "West is wrong: returns count twice"}); err != nil {
 		t.Fatal(err)
 	}
 	w.ask(t, "", "Which region has the most orders?")
-	if sys := system(t, w.srv, 3); strings.Contains(sys, "## Verified queries") {
+	if sys := system(t, w.srv, 4); strings.Contains(sys, "## Verified queries") {
 		t.Errorf("a rejected query is still offered:\n%s", sys)
 	}
 	for _, bad := range []session.FeedbackRequest{
