@@ -24,6 +24,8 @@ export const METHODS = [
   'DeleteChat',
   'ExportCSV',
   'ExportReport',
+  'ExportResult',
+  'Feedback',
   'GetChat',
   'GetPrivacy',
   'GetReport',
