@@ -152,6 +152,9 @@ func (l *Loader) writeParts(ctx context.Context, c *duckdb.Conn, src *source, d 
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
+			if duck.IsOutOfMemory(err) {
+				return err // Load says so, with what to do
+			}
 			return csvErr(src.path, err)
 		}
 		if err := duck.Exec(ctx, c, "CHECKPOINT "+duck.QuoteIdent(d.Attach)); err != nil {
