@@ -165,13 +165,13 @@ func (l *Loader) writeParts(ctx context.Context, c *duckdb.Conn, src *source, d 
 			}
 			return csvErr(src.path, err)
 		}
+		done += len(names)
 		if i%wideCheckpoint != wideCheckpoint-1 && i != len(wf.parts)-1 {
 			continue
 		}
 		if err := duck.Exec(ctx, c, "CHECKPOINT "+duck.QuoteIdent(d.Attach)); err != nil {
 			return fmt.Errorf("write part %d of %s: %w", i+1, finalName(d.Name), err)
 		}
-		done += len(names)
 	}
 	return nil
 }
@@ -218,6 +218,9 @@ func finishWide(ctx context.Context, c *duckdb.Conn, src *source, d *catalog.Dat
 			return err
 		}
 		d.Columns = append(d.Columns, cols...)
+	}
+	if len(d.Columns) != len(wf.names) {
+		return fmt.Errorf("load %s: its parts hold %d columns, its first line %d", src.path, len(d.Columns), len(wf.names))
 	}
 	_ = each(ctx, c, "SELECT count(*) FROM "+rels[0], func(v []any) { d.Rows = toInt(v[0]) })
 	d.Source = src.path
