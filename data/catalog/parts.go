@@ -7,6 +7,27 @@ import (
 	"time"
 )
 
+// PartName is the table of part i of a dataset stored in parts.
+func PartName(i int) string { return fmt.Sprintf("p%05d", i) }
+
+// PartRel is the quoted identifier of part i in the database attached
+// as alias.
+func PartRel(alias string, i int) string {
+	return quoteIdent(alias) + ".main." + quoteIdent(PartName(i))
+}
+
+// Relation returns the quoted relation a query on d's column number col
+// may read: the part that holds it for a dataset stored in parts (a query
+// through its view binds every column of the dataset, seconds at tens of
+// thousands of columns; one on a part binds its own), else d itself. A
+// part's columns have the dataset's names.
+func (d Dataset) Relation(col int) string {
+	if d.PartColumns <= 0 || d.Attach == "" {
+		return quoteIdent(d.Name)
+	}
+	return PartRel(d.Attach, col/d.PartColumns)
+}
+
 // DescribeRel returns the columns of the relation rel, an identifier
 // already quoted and qualified as it is to be written in SQL (for
 // example "w"."p00001"), in order.

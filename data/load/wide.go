@@ -24,8 +24,8 @@ import (
 // integer) per column until it is checkpointed, its checkpoint a storage
 // block per column, and its CSV reader and sniffer buffers per column of
 // the file. A 4-row CSV of 30,000 columns so took 0.8-1.45 GB to load as
-// one table. A plain CSV or TSV wider than wideColumns (see plainWide) is
-// therefore stored in parts: Loupe cuts the file into files of at most
+// one table. A plain CSV or TSV (see plainWide) wider than
+// wideLayoutColumns is therefore stored in parts: Loupe cuts the file into files of at most
 // wideSlice columns, and DuckDB reads each (sniffing its types as for any
 // file) into a table of its own in a database file of the dataset's own
 // (wideSuffix, in the import folder, with wideBlockSize blocks),
@@ -34,13 +34,21 @@ import (
 // a column). The dataset is a view in the workspace
 // that puts the parts side by side (POSITIONAL JOIN: every part has the
 // file's rows, in the file's order), under the dataset's name: the agent,
-// the console and the profile see one table. The price is each query's:
-// DuckDB binds every column of a view, so a query on a 10,000-column
-// dataset pays ~0.2-0.4 s (a table: ~0.01 s) and one on 30,000 a few
+// the console and the profile see one table (the profile reads the parts,
+// catalog.Dataset.Relation). The price is each query's: DuckDB binds
+// every column of a view, so a query on a 10,000-column dataset pays
+// ~0.3-0.45 s in the engine (a table: ~0.01 s), more through Loupe's
+// guard, which binds a statement more than once, and one on 30,000 a few
 // seconds (see the README's figures).
 const (
-	wideSlice     = 500
-	wideBlockSize = 16 << 10
+	// wideLayoutColumns is the width above which a plain file is stored
+	// in the wide layout. Below it one table costs little more memory
+	// (3,000 columns: 0.23 GB against 0.21 GB) and its queries stay
+	// fast; at 10,000 columns a query through the view took 3.6-6 s in
+	// Loupe at load average 25-30 against 0.1 s on the table (make bench).
+	wideLayoutColumns = 5000
+	wideSlice         = 500
+	wideBlockSize     = 16 << 10
 	// wideCheckpoint is how many parts are written out at once. A
 	// checkpoint rewrites the file's whole catalog, so its cost grows
 	// with the parts before it (0.3 s for the first of 30,000 columns,
@@ -87,6 +95,7 @@ func (l *Loader) loadWide(ctx context.Context, src *source, delim byte) (_ []cat
 	}
 	final := finalName(d.Name)
 	d.Attach = "wide_" + final + "_" + stamp
+	d.PartColumns = wideSlice
 	d.Staged = filepath.Join(l.eng.ImportDir(), final+"-"+stamp+wideSuffix)
 	tmp := filepath.Join(l.eng.ImportDir(), wideTmpPrefix+final+"-"+stamp)
 	defer os.RemoveAll(tmp)
@@ -203,7 +212,7 @@ func nameList(names []string) string {
 func wideRels(alias string, n int) []string {
 	out := make([]string, n)
 	for i := range out {
-		out[i] = duck.QuoteIdent(alias) + ".main." + duck.QuoteIdent(fmt.Sprintf("p%05d", i))
+		out[i] = catalog.PartRel(alias, i)
 	}
 	return out
 }
@@ -301,7 +310,7 @@ func profileDataset(ctx context.Context, c *duckdb.Conn, d catalog.Dataset, budg
 }
 
 // wideLayout reports whether src is to be loaded in the wide layout: a
-// plain, uncompressed UTF-8 CSV or TSV wider than wideColumns (see
+// plain, uncompressed UTF-8 CSV or TSV wider than wideLayoutColumns (see
 // plainWide), and its delimiter.
 func wideLayout(src *source) (byte, bool) {
 	if src.kind.comp != None || src.kind.encoding != "" || (src.kind.format != CSV && src.kind.format != TSV) {
@@ -311,7 +320,28 @@ func wideLayout(src *source) (byte, bool) {
 	if src.kind.format == TSV {
 		delim = '\t'
 	}
-	return delim, plainWide(src.path, delim)
+	return delim, firstLineFields(src.path, delim) > wideLayoutColumns && plainWide(src.path, delim)
+}
+
+// firstLineFields counts the fields of the first line of the file at
+// path; 0 when it cannot be read.
+func firstLineFields(path string, delim byte) int {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	r := bufio.NewReaderSize(f, 64<<10)
+	n := 1
+	for {
+		b, err := r.ReadByte()
+		if err != nil || b == '\n' {
+			return n
+		}
+		if b == delim {
+			n++
+		}
+	}
 }
 
 // SweepWide removes what loads in the wide layout left in importDir and

@@ -113,7 +113,7 @@ func TestWideLayoutSweep(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := loadOne(t, w, wideCSV(t, 1500, 3))
+	d := loadOne(t, w, wideCSV(t, 5200, 3))
 	imp := w.Engine.ImportDir()
 	w.Close()
 	for _, f := range []string{"gone-x1.wide.duckdb", "gone-x1.wide.duckdb.wal", "kept.csv"} {
@@ -134,7 +134,7 @@ func TestWideLayoutSweep(t *testing.T) {
 	if got := wideTraces(t, w); strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("after the open the workspace holds %q, want %q", got, want)
 	}
-	if got := rows(t, w, "SELECT sum(c1499) FROM "+d.Name); fmt.Sprint(got) == "[[<nil>]]" {
+	if got := rows(t, w, "SELECT sum(c5199) FROM "+d.Name); fmt.Sprint(got) == "[[<nil>]]" {
 		t.Errorf("the kept dataset reads %v", got)
 	}
 }
@@ -177,16 +177,16 @@ func TestWideLayoutCancel(t *testing.T) {
 // layout fails, leaves nothing behind, and the file loads as one table
 // with the Latin-1 repair the table path makes.
 func TestWideLayoutFailureFallsBack(t *testing.T) {
-	src, err := os.ReadFile(wideCSV(t, 1200, 3))
+	src, err := os.ReadFile(wideCSV(t, 5200, 3))
 	if err != nil {
 		t.Fatal(err)
 	}
-	bad := strings.Replace(string(src), "c1199", "c1199\xe9", 1)
+	bad := strings.Replace(string(src), "c5199", "c5199\xe9", 1)
 	path := write(t, "latin.csv", []byte(bad))
 	w := openWS(t)
 	d := loadOne(t, w, path)
-	if d.Storage != "table" || len(d.Columns) != 1200 || d.Columns[1199].Name != "c1199é" {
-		t.Fatalf("storage %q, %d columns, last %q; want a table of 1,200 columns, the last c1199é", d.Storage, len(d.Columns), d.Columns[len(d.Columns)-1].Name)
+	if d.Storage != "table" || len(d.Columns) != 5200 || d.Columns[5199].Name != "c5199é" {
+		t.Fatalf("storage %q, %d columns, last %q; want a table of 5,200 columns, the last c5199é", d.Storage, len(d.Columns), d.Columns[len(d.Columns)-1].Name)
 	}
 	if got := wideTraces(t, w); strings.Join(got, "|") != "latin|record latin" {
 		t.Errorf("the workspace holds %q, want only the table and its record", got)
