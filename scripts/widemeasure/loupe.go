@@ -14,7 +14,7 @@ import (
 )
 
 // runLoupe loads the generated wide CSV with Loupe's own loader into a
-// fresh workspace (the wide layout for a plain file over 1,000 columns,
+// fresh workspace (the wide layout for a plain file over 5,000 columns,
 // see data/load's wide.go), reopens the workspace, and times the queries
 // the agent and the console run on it (a few columns, COUNT(*), the
 // profile as the catalog holds it), printing the peak and current
