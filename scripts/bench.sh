@@ -52,6 +52,8 @@ rounds "load CSV" load.test '^BenchmarkLoadCSV$/^duckdb_ctas$' '^BenchmarkLoadCS
 echo "== wide CSV: 10,000 columns × 20 rows against 10 × 20,000 (same cells), and against DuckDB's read_csv of the same file"
 rounds "load wide CSV vs narrow" load.test '^BenchmarkLoadWide$/^narrow$' '^BenchmarkLoadWide$/^wide$' 1x s 1e9
 rounds "load wide CSV vs DuckDB" load.test '^BenchmarkLoadWide$/^wide_duckdb_ctas$' '^BenchmarkLoadWide$/^wide$' 1x s 1e9
+echo "== a query (two columns, every row) on the wide dataset against the narrow one: what a query pays for the width (the wide layout's view)"
+rounds "query wide vs narrow" load.test '^BenchmarkQueryWide$/^narrow$' '^BenchmarkQueryWide$/^wide$' 5x ms 1e6
 echo "== many small files: 100 and 1,000 CSVs of 200 rows (targets: per-file ratio <= 1.3, 1,000 vs 10 x 100 <= 1.1, workspace < 3x its CSVs)"
 bash scripts/bench-many.sh | tee -a .cache/bench/summary.txt
 echo "== agent overhead per step, zero-latency fake model, SQL time excluded (target <= 2 ms); prompt size for 20 tables"
