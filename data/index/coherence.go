@@ -3,6 +3,7 @@ package index
 import (
 	"sort"
 	"strings"
+	"sync"
 )
 
 // A question is nearly always about one database: the tables it needs
@@ -23,7 +24,7 @@ const groupWeight = 1.0
 
 // coherent re-orders hits (best first, by text score) by each one's own
 // score and its group's coverage of weights, and returns the first k.
-func coherent(hits []Hit, weights map[string]float64, partOf map[string]string, k int) []Hit {
+func (x *Index) coherent(hits []Hit, weights map[string]float64, partOf map[string]string, k int) []Hit {
 	if len(hits) == 0 {
 		return hits
 	}
@@ -44,7 +45,7 @@ func coherent(hits []Hit, weights map[string]float64, partOf map[string]string, 
 		if covered[g] == nil {
 			covered[g] = map[string]bool{}
 		}
-		for t := range termsOf(h.Table, weights, partOf) {
+		for t := range termsOf(h.Table, x.terms.terms(h.Table), weights, partOf) {
 			covered[g][t] = true
 		}
 	}
@@ -80,24 +81,41 @@ func groupOf(t Table) string {
 }
 
 // termsOf returns the terms of weights that t's name, columns,
-// descriptions and values hold, whole, as the start of a longer word or
-// as a part of a compound (partOf).
-func termsOf(t Table, weights map[string]float64, partOf map[string]string) map[string]bool {
+// descriptions and values hold (tableTerms), whole, as the start of a
+// longer word or as a part of a compound (partOf).
+func termsOf(t Table, have []string, weights map[string]float64, partOf map[string]string) map[string]bool {
 	out := map[string]bool{}
+	for _, term := range have {
+		if _, ok := weights[term]; ok {
+			out[term] = true
+			continue
+		}
+		if p, ok := partOf[term]; ok {
+			out[p] = true
+			continue
+		}
+		for q := range weights {
+			if len(q) >= minPrefix && len(term) > len(q) && strings.HasPrefix(term, q) {
+				out[q] = true
+			}
+		}
+	}
+	return out
+}
+
+// tableTerms are the distinct terms of a table's name, description,
+// columns and values, as analysed for the index.
+func tableTerms(t Table) []string {
+	seen := map[string]bool{}
+	var out []string
 	add := func(text string) {
+		if text == "" {
+			return
+		}
 		for _, term := range IdentTerms(text) {
-			if _, ok := weights[term]; ok {
-				out[term] = true
-				continue
-			}
-			if p, ok := partOf[term]; ok {
-				out[p] = true
-				continue
-			}
-			for q := range weights {
-				if len(q) >= minPrefix && len(term) > len(q) && strings.HasPrefix(term, q) {
-					out[q] = true
-				}
+			if !seen[term] {
+				seen[term] = true
+				out = append(out, term)
 			}
 		}
 	}
@@ -111,4 +129,32 @@ func termsOf(t Table, weights map[string]float64, partOf map[string]string) map[
 		}
 	}
 	return out
+}
+
+// termCache keeps tableTerms by table id and version: analysing a
+// table's columns again for every search costs more than the search.
+type termCache struct {
+	mu sync.Mutex
+	m  map[string][]string
+}
+
+// maxCachedTables bounds the cache; past it, it starts anew.
+const maxCachedTables = 50_000
+
+func (c *termCache) terms(t Table) []string {
+	key := t.id() + "\x1f" + t.version()
+	c.mu.Lock()
+	have, ok := c.m[key]
+	c.mu.Unlock()
+	if ok {
+		return have
+	}
+	have = tableTerms(t)
+	c.mu.Lock()
+	if c.m == nil || len(c.m) >= maxCachedTables {
+		c.m = map[string][]string{}
+	}
+	c.m[key] = have
+	c.mu.Unlock()
+	return have
 }

@@ -58,6 +58,8 @@ type Index struct {
 	sem *Semantic
 	// comp is the compound words of the indexed names, for the search.
 	comp compoundCache
+	// terms caches each table's analysed terms, for ranking by group.
+	terms termCache
 }
 
 // Path is where the index of the workspace in wsDir lives.

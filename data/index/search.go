@@ -159,7 +159,7 @@ func (x *Index) SearchFused(ctx context.Context, question string, o Options) ([]
 		}
 		out = append(out, Hit{Table: t, Score: h.Score})
 	}
-	out = coherent(out, weights, partOf, want)
+	out = x.coherent(out, weights, partOf, want)
 	for i := range out {
 		out[i].Columns = matchColumns(out[i].Table, discount(expanded, out[i].Table.Name))
 	}
