@@ -90,6 +90,16 @@ func (x *Index) SearchFused(ctx context.Context, question string, o Options) ([]
 		return nil, Boost{}, nil
 	}
 	comp := x.compounds()
+	// other indexed terms each question term also matches, weaker: the
+	// compounds it is part of, and for a word the index does not hold at
+	// all, the names it may be a misspelling of
+	alts := make(map[string][]string, len(terms))
+	for _, t := range terms {
+		alts[t] = comp.of[t]
+		if x.docFreq(fieldText, t) == 0 && x.docFreq(fieldValues, t) == 0 {
+			alts[t] = append(comp.near(t), alts[t]...)
+		}
+	}
 	perTerm := make([]query.Query, 0, len(terms))
 	for _, term := range terms {
 		fields := make([]query.Query, 0, len(boosts))
@@ -109,7 +119,7 @@ func (x *Index) SearchFused(ctx context.Context, question string, o Options) ([]
 				fields = append(fields, q)
 			}
 		}
-		for _, c := range append(comp.near(term), comp.of[term]...) {
+		for _, c := range alts[term] {
 			// car for carr; countrylanguage for language or country
 			for _, field := range []string{fieldName, fieldColumns} {
 				q := query.NewTermQuery(c)
@@ -144,9 +154,9 @@ func (x *Index) SearchFused(ctx context.Context, question string, o Options) ([]
 		return nil, Boost{}, fmt.Errorf("search the schema index: %w", err)
 	}
 	weights := x.termWeights(terms)
-	partOf := map[string]string{} // a compound of a question term → the term
-	for _, t := range terms {
-		for _, c := range append(comp.near(t), comp.of[t]...) {
+	partOf := map[string]string{} // an alternative of a question term → the term
+	for t, cs := range alts {
+		for _, c := range cs {
 			partOf[c] = t
 		}
 	}
