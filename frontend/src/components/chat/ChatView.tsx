@@ -9,6 +9,7 @@ import { WelcomeScreen } from '../WelcomeScreen';
 import { ConnectionAskEmpty, ConnectionChatTag } from '../connections/ConnectionChat';
 import { Composer } from './Composer';
 import { Turn } from './Turn';
+import { RunAnnouncer } from './announce';
 import { ModelBanner } from './ModelBanner';
 import { PrivacyChooser } from '../privacy/Privacy';
 import './chat.css';
@@ -122,6 +123,7 @@ export function ChatView() {
           )}
         </div>
       </div>
+      <RunAnnouncer runId={last?.runId} events={lastEvents} />
       <div className="chat__bottom">
         <div className="chat__column">
           <ModelBanner compact />
