@@ -87,7 +87,7 @@ func (a *App) runModel() (runModel, error) {
 		return runModel{}, err
 	}
 	o := assemble.Options{MaxSteps: s.MaxSteps, Timeout: time.Duration(s.TimeoutSeconds) * time.Second, Privacy: lvl}
-	return runModel{p: p, model: cfg.Model, opts: o, server: provider.ServerURL(cfg)}, nil
+	return runModel{p: a.observed(p), model: cfg.Model, opts: o, server: provider.ServerURL(cfg)}, nil
 }
 
 // launch claims pair's answer for a new run and runs the agent on its

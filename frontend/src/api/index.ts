@@ -11,6 +11,7 @@ import type {
   AskResult,
   ChartFormat,
   Chat,
+  Check,
   ChatSummary,
   Connection,
   ConnectionCheck,
@@ -172,6 +173,10 @@ export const getSettings = (): Promise<Settings> => call('GetSettings');
 /** The key goes to the OS keychain and never comes back; omit apiKey to keep it, "" to forget it. */
 export const saveSettings = (s: SettingsUpdate): Promise<void> => call('SaveSettings', s);
 export const listModels = (): Promise<ModelInfo[]> => call('ListModels');
+/** The models of the server a settings form names, saved or not (its address, its typed key). */
+export const listModelsFor = (s: SettingsUpdate): Promise<ModelInfo[]> => call('ListModelsFor', s);
+/** Checks the server and model a settings form names, saving nothing. */
+export const testSettings = (s: SettingsUpdate): Promise<Check> => call('TestSettings', s);
 /** Downloads a model into Ollama (model:pull events); resolves when it is ready. */
 export const pullModel = (name: string): Promise<void> => call('PullModel', name);
 export const status = (): Promise<Status> => call('Status');

@@ -33,6 +33,7 @@ export const METHODS = [
   'ListConnections',
   'ListDatasets',
   'ListModels',
+  'ListModelsFor',
   'NewChat',
   'NewConnectionChat',
   'OpenFiles',
@@ -64,6 +65,7 @@ export const METHODS = [
   'Status',
   'TestConnection',
   'TestConnectionInput',
+  'TestSettings',
   'Version',
   'WriteReport',
 ] as const satisfies readonly (keyof typeof Bindings)[];

@@ -117,6 +117,8 @@ function build() {
       summary: 'Nothing left this machine: the model runs on 127.0.0.1:11434.',
     })),
     listModels: vi.fn<typeof Api.listModels>(async () => []),
+    listModelsFor: vi.fn<typeof Api.listModelsFor>(async () => []),
+    testSettings: vi.fn<typeof Api.testSettings>(async () => ({ ok: true, message: 'ok', hint: '' })),
     pullModel: vi.fn<typeof Api.pullModel>(async () => undefined),
     status: vi.fn<typeof Api.status>(async () => ({
       model: { ok: true, message: 'qwen3:8b is ready', hint: '' },
