@@ -21,8 +21,18 @@ type Schema struct {
 	Tables    []Table
 	JoinPaths []JoinPath
 	// Others counts tables that exist but are not described; the model
-	// reaches them with list_datasets.
+	// reaches them with the tool that lists the tables (list_datasets).
 	Others int
+	// Examples are verified question→SQL pairs (answers the user
+	// confirmed) close to the question, most relevant first: the prompt
+	// offers them to adapt.
+	Examples []Example
+}
+
+// Example is a question the user verified the answer of, and its SQL.
+type Example struct {
+	Question string
+	SQL      string
 }
 
 // Table is a dataset as the model sees it.
@@ -78,7 +88,11 @@ func systemPrompt(s Schema, o promptOptions) string {
 		writeTable(&b, t)
 	}
 	if s.Others > 0 {
-		fmt.Fprintf(&b, "%d more table(s) exist; call list_datasets to see them.\n", s.Others)
+		fmt.Fprintf(&b, "%d more table(s) exist", s.Others)
+		if list := o.tools.nameOf(listsTables); list != "" {
+			fmt.Fprintf(&b, "; call %s to see them", list)
+		}
+		b.WriteString(".\n")
 	}
 
 	b.WriteString("\n## Join paths\n")
@@ -94,6 +108,13 @@ func systemPrompt(s Schema, o promptOptions) string {
 				how = fmt.Sprintf("inferred, confidence %.0f%%", j.Confidence*100)
 			}
 			fmt.Fprintf(&b, "- %s.%s = %s.%s (%s)\n", j.From, j.FromColumn, j.To, j.ToColumn, how)
+		}
+	}
+
+	if len(s.Examples) > 0 {
+		b.WriteString("\n## Verified queries\nThe user confirmed the answers these queries gave to questions like this one. Prefer them: adapt the closest (its filters, grouping, columns) when it fits, and check it still answers the question.\n")
+		for _, e := range s.Examples {
+			fmt.Fprintf(&b, "- Question: %q\n  SQL: %s\n", oneLine(e.Question), strings.Join(strings.Fields(e.SQL), " "))
 		}
 	}
 

@@ -83,7 +83,7 @@ func datasetDTOs(ds []catalog.Dataset) []Dataset {
 // ListDatasets returns the loaded datasets, by name.
 func (a *App) ListDatasets() ([]Dataset, error) {
 	var out []Dataset
-	err := a.withWorkspace(func(ctx context.Context, ws *workspace.Workspace) error {
+	err := a.s.Local.Use(func(ctx context.Context, ws *workspace.Workspace) error {
 		ds, err := ws.Datasets(ctx)
 		out = datasetDTOs(ds)
 		return err
@@ -91,15 +91,9 @@ func (a *App) ListDatasets() ([]Dataset, error) {
 	return out, wrap(err)
 }
 
-// datasetsChanged tells the frontend the list changed, with the new list,
-// and starts embedding what changed (see embedTables).
-func (a *App) datasetsChanged(ctx context.Context, ws *workspace.Workspace) {
-	a.embedTables()
-	ds, err := ws.Datasets(ctx)
-	if err != nil {
-		a.log.Warn("list datasets after a change", "err", err)
-		return
-	}
+// datasetsChanged tells the frontend the list changed, with the new list
+// (session.Local.OnChange).
+func (a *App) datasetsChanged(_ context.Context, ds []catalog.Dataset) {
 	a.publish(EventDatasetsChanged, datasetDTOs(ds))
 }
 
@@ -120,11 +114,11 @@ func (a *App) RenameDataset(name, newName string) error {
 		return newError(CodeInvalid, fmt.Sprintf("%q cannot be a dataset name.", newName),
 			"Use letters, digits and underscores, starting with a letter (at most 63 characters).")
 	}
-	return wrap(a.withWorkspace(func(ctx context.Context, ws *workspace.Workspace) error {
+	return wrap(a.s.Local.Use(func(ctx context.Context, ws *workspace.Workspace) error {
 		if err := session.RenameDataset(ctx, ws, name, newName); err != nil {
 			return err
 		}
-		a.datasetsChanged(ctx, ws)
+		a.s.Local.Changed(ctx, ws)
 		return nil
 	}))
 }
@@ -132,11 +126,11 @@ func (a *App) RenameDataset(name, newName string) error {
 // RemoveDataset removes a dataset from the workspace; the user's file is
 // not touched.
 func (a *App) RemoveDataset(name string) error {
-	return wrap(a.withWorkspace(func(ctx context.Context, ws *workspace.Workspace) error {
+	return wrap(a.s.Local.Use(func(ctx context.Context, ws *workspace.Workspace) error {
 		if err := session.RemoveDataset(ctx, ws, name); err != nil {
 			return err
 		}
-		a.datasetsChanged(ctx, ws)
+		a.s.Local.Changed(ctx, ws)
 		return nil
 	}))
 }
@@ -145,18 +139,18 @@ func (a *App) RemoveDataset(name string) error {
 // load:progress events; a dataset imported from a connection runs its
 // query there again, with import:progress events (see refreshImport).
 func (a *App) RefreshDataset(name string) error {
-	return wrap(a.withWorkspace(func(ctx context.Context, ws *workspace.Workspace) error {
+	return wrap(a.s.Local.Use(func(ctx context.Context, ws *workspace.Workspace) error {
 		d, err := dataset(ctx, ws, name)
 		if err != nil {
 			return err
 		}
-		if _, ok := importedFrom(d); ok {
+		if _, ok := session.ImportedFrom(d); ok {
 			return a.refreshImport(ctx, ws, d)
 		}
 		if _, err := a.loadFile(ctx, ws, d.Source); err != nil {
 			return err
 		}
-		a.datasetsChanged(ctx, ws)
+		a.s.Local.Changed(ctx, ws)
 		return nil
 	}))
 }
@@ -164,7 +158,7 @@ func (a *App) RefreshDataset(name string) error {
 // PreviewDataset returns the first rows of a dataset, through the guard.
 func (a *App) PreviewDataset(name string) (*QueryResult, error) {
 	var out *QueryResult
-	err := a.withWorkspace(func(ctx context.Context, ws *workspace.Workspace) error {
+	err := a.s.Local.Use(func(ctx context.Context, ws *workspace.Workspace) error {
 		if _, err := dataset(ctx, ws, name); err != nil {
 			return err
 		}
@@ -179,7 +173,7 @@ func (a *App) PreviewDataset(name string) (*QueryResult, error) {
 // tool's display payload (kind "profile").
 func (a *App) ProfileDataset(name string) (*tools.Display, error) {
 	var out *tools.Display
-	err := a.withWorkspace(func(ctx context.Context, ws *workspace.Workspace) error {
+	err := a.s.Local.Use(func(ctx context.Context, ws *workspace.Workspace) error {
 		if _, err := dataset(ctx, ws, name); err != nil {
 			return err
 		}

@@ -3,9 +3,8 @@ package app
 import (
 	"context"
 	"path/filepath"
-	"sync"
-	"time"
 
+	"github.com/loupeapp/loupe/app/session"
 	"github.com/loupeapp/loupe/data/catalog"
 	"github.com/loupeapp/loupe/data/load"
 	"github.com/loupeapp/loupe/data/workspace"
@@ -29,10 +28,6 @@ type LoadReport struct {
 	Error    *Error    `json:"error,omitempty"`
 }
 
-// progressEvery is the shortest gap between two load:progress events of a
-// file whose phase did not change.
-const progressEvery = 100 * time.Millisecond
-
 // ChooseFiles shows the native open dialog and returns the chosen paths
 // (none when canceled, or in web mode).
 func (a *App) ChooseFiles() ([]string, error) {
@@ -49,7 +44,7 @@ func (a *App) ChooseFiles() ([]string, error) {
 // in the background when the settings name an embedding model.
 func (a *App) OpenFiles(paths []string) ([]LoadReport, error) {
 	out := make([]LoadReport, 0, len(paths))
-	err := a.withWorkspace(func(ctx context.Context, ws *workspace.Workspace) error {
+	err := a.s.Local.Use(func(ctx context.Context, ws *workspace.Workspace) error {
 		for _, p := range paths {
 			r := LoadReport{File: p}
 			ds, err := a.loadFile(ctx, ws, p)
@@ -61,44 +56,31 @@ func (a *App) OpenFiles(paths []string) ([]LoadReport, error) {
 			} else {
 				r.Datasets = datasetDTOs(ds)
 				if abs, err := filepath.Abs(p); err == nil {
-					a.recent.add(abs)
+					a.recent.Add(abs)
 				}
 			}
 			out = append(out, r)
 		}
-		a.datasetsChanged(ctx, ws)
+		a.s.Local.Changed(ctx, ws)
 		return nil
 	})
 	return out, wrap(err)
 }
 
-// loadFile loads one file, throttling its progress events.
+// loadFile loads one file, its progress published as load:progress
+// events (session.Throttle).
 func (a *App) loadFile(ctx context.Context, ws *workspace.Workspace, path string) ([]catalog.Dataset, error) {
-	var (
-		mu    sync.Mutex
-		last  time.Time
-		phase string
-	)
-	progress := func(p load.Progress) {
-		mu.Lock()
-		now := time.Now()
-		send := p.Phase != phase || p.Phase == "done" || now.Sub(last) >= progressEvery
-		if send {
-			last, phase = now, p.Phase
-		}
-		mu.Unlock()
-		if send {
-			a.publish(EventLoadProgress, LoadProgress{File: p.File, Table: p.Table, Phase: p.Phase,
-				Percent: p.Percent, Rows: p.Rows, Bytes: p.Bytes, TotalBytes: p.Total})
-		}
-	}
+	progress := session.Throttle(func(p load.Progress) string { return p.Phase }, func(p load.Progress) {
+		a.publish(EventLoadProgress, LoadProgress{File: p.File, Table: p.Table, Phase: p.Phase,
+			Percent: p.Percent, Rows: p.Rows, Bytes: p.Bytes, TotalBytes: p.Total})
+	})
 	return ws.Loader.Load(ctx, path, load.Options{Progress: progress})
 }
 
 // RecentFiles returns the files opened most recently, newest first, that
 // still exist.
 func (a *App) RecentFiles() ([]string, error) {
-	return a.recent.list(), nil
+	return a.recent.List(), nil
 }
 
 // dataFilters are the open dialog's file types.

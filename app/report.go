@@ -8,8 +8,10 @@ import (
 	"github.com/loupeapp/loupe/agent"
 	"github.com/loupeapp/loupe/agent/llm/provider"
 	"github.com/loupeapp/loupe/agent/report"
+	"github.com/loupeapp/loupe/app/assemble"
 	"github.com/loupeapp/loupe/app/session"
 	"github.com/loupeapp/loupe/data/store"
+	"github.com/loupeapp/loupe/tools"
 )
 
 // EventReportDelta carries a ReportDelta while a report is written.
@@ -31,29 +33,42 @@ type ReportChart struct {
 
 // Report is a written report for the report view: its markdown (as
 // exported), the same as an HTML fragment with the charts inlined as
-// images, and each chart's SVG.
+// images, each chart's SVG, the conversation's questions it covers
+// (numbered from 1; empty for a report of one answer written before
+// reports covered several) and what Loupe removed or placed in the
+// model's text (also listed at the end of the markdown).
 type Report struct {
-	Title    string        `json:"title"`
-	Markdown string        `json:"markdown"`
-	HTML     string        `json:"html"`
-	Charts   []ReportChart `json:"charts"`
+	Title    string         `json:"title"`
+	Markdown string         `json:"markdown"`
+	HTML     string         `json:"html"`
+	Charts   []ReportChart  `json:"charts"`
+	Turns    []int          `json:"turns"`
+	Notices  []ReportNotice `json:"notices"`
+	// Questions are the conversation's questions in the order asked
+	// (question n is questions[n-1]), for choosing what a report covers.
+	Questions []string `json:"questions"`
 }
 
-// WriteReport writes the report of a finished run (stage two, one model
-// call without tools), streaming report:delta events, and returns it.
-// Cancel(runID) stops it.
-func (a *App) WriteReport(chatID, runID string) (*Report, error) {
-	msg, t, err := a.chats.Turn(a.life, chatID, runID)
-	var (
-		out      *agent.Outcome
-		question string
-	)
-	if err == nil {
-		out, question = t.Outcome, t.Question
-	}
+// ReportNotice is one thing Loupe corrected in a report: its kind
+// (report.Notice kinds, or "question_left_out"), the ref it concerns and
+// what was done, in words.
+type ReportNotice struct {
+	Kind string `json:"kind"`
+	Ref  string `json:"ref"`
+	Text string `json:"text"`
+}
+
+// WriteReport writes a report from the conversation's answers (stage two,
+// one model call without tools) and keeps it with the answer of runID,
+// streaming report:delta events, and returns it. turns picks the
+// questions it covers (numbers from 1, in the order asked); empty covers
+// every question with a finished answer. Cancel(runID) stops it.
+func (a *App) WriteReport(chatID, runID string, turns []int) (*Report, error) {
+	msg, t, err := a.s.Chats.Turn(a.life, chatID, runID)
 	if err != nil {
 		return nil, err
 	}
+	out := t.Outcome
 	if out == nil {
 		return nil, newError(CodeBusy, "The run is still going.", "Wait for the answer, then write the report.")
 	}
@@ -61,73 +76,72 @@ func (a *App) WriteReport(chatID, runID string) (*Report, error) {
 		return nil, newError(CodeInvalid, "Only a finished answer can become a report.",
 			"This run ended as "+string(out.Status)+"; ask again, then write the report.")
 	}
-	s, err := a.settings.get()
-	if err != nil {
-		return nil, wrap(err)
-	}
-	cfg := a.modelConfig(s)
-	p, err := provider.Open(cfg)
-	if err != nil {
-		return nil, wrap(err)
-	}
-	ctx, err := a.reportOutbox(runID, cfg)
+	m, _, err := a.openModel()
 	if err != nil {
 		return nil, err
 	}
+	st, err := a.s.Chats.Store()
+	if err != nil {
+		return nil, err
+	}
+	// The report stage's requests are kept with the answer it writes up;
+	// the conversation's context keeps the run's placeholders.
+	ctx := provider.WithOutbox(tools.WithChat(a.life, chatID), assemble.Outbox{Store: st, ConversationID: chatID, MessageID: msg.ID, Level: m.Level})
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	ctx, p, release, err := a.guardReport(ctx, chatID, p)
+	p, release, err := a.s.GuardReport(ctx, chatID, m)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
-	if !a.runs.Add(session.ReportKey(runID), cancel) {
+	if !a.s.Runs.Add(session.ReportKey(runID), cancel) {
 		return nil, newError(CodeBusy, "This report is already being written.", "Wait for it, or press Stop.")
 	}
-	defer a.runs.Remove(session.ReportKey(runID))
+	defer a.s.Runs.Remove(session.ReportKey(runID))
 
-	text := newTextThrottle(batchInterval, func(s string) {
+	text := session.NewTextThrottle(session.BatchInterval, func(s string) {
 		a.publish(EventReportDelta, ReportDelta{RunID: runID, Text: s})
 	})
-	rm, err := a.runModel()
-	if err != nil {
-		return nil, err
-	}
-	st, err := a.chatStore()
-	if err != nil {
-		return nil, err
-	}
-	written, err := session.WriteReport(ctx, session.ReportRequest{Store: st, MessageID: msg.ID, Question: question, Outcome: out,
-		Provider: p, Model: cfg.Model, Level: rm.opts.Privacy, Stream: report.Options{
-			OnDelta: text.add,
+	written, err := session.WriteConversationReport(ctx, session.ConversationReportRequest{Store: st, ChatID: chatID, Turns: turns,
+		MessageID: msg.ID, Provider: p, Model: m.Config.Model, Level: m.Level, Stream: report.Options{
+			OnDelta: text.Add,
 			OnReset: func() {
-				text.flush()
+				text.Flush()
 				a.publish(EventReportDelta, ReportDelta{RunID: runID, Reset: true})
 			},
 		}})
-	text.flush()
+	text.Flush()
 	if written == nil {
 		return nil, wrap(err)
 	}
 	if err != nil { // the report is in the user's hands: say it was not kept in the log
 		a.log.Error("store a report", "run", runID, "err", err)
 	}
-	view, err := reportView(ctx, written.Report)
+	view, err := reportView(ctx, st, chatID, written.Report)
 	if err != nil {
 		return nil, wrap(err)
 	}
 	return view, nil
 }
 
-// reportView renders rep for the report view (session.Render).
-func reportView(ctx context.Context, rep *report.Report) (*Report, error) {
+// reportView renders rep, a report of conversation chatID, for the
+// report view (session.Render).
+func reportView(ctx context.Context, st *store.Store, chatID string, rep *report.Report) (*Report, error) {
 	v, err := session.Render(ctx, rep)
 	if err != nil {
 		return nil, err
 	}
-	out := &Report{Title: v.Title, Markdown: v.Markdown, HTML: v.HTML, Charts: make([]ReportChart, len(v.Charts))}
+	questions, err := session.Questions(ctx, st, chatID)
+	if err != nil {
+		return nil, err
+	}
+	out := &Report{Title: v.Title, Markdown: v.Markdown, HTML: v.HTML, Charts: make([]ReportChart, len(v.Charts)),
+		Turns: append([]int{}, rep.Exploration.Turns...), Notices: make([]ReportNotice, len(rep.Notices)), Questions: questions}
 	for i, c := range v.Charts {
 		out.Charts[i] = ReportChart(c)
+	}
+	for i, n := range rep.Notices {
+		out.Notices[i] = ReportNotice{Kind: n.Kind, Ref: n.Ref, Text: n.Listed()}
 	}
 	return out, nil
 }
@@ -137,18 +151,18 @@ func reportView(ctx context.Context, rep *report.Report) (*Report, error) {
 // read from the conversation store, so a conversation reopened after a
 // restart shows its report.
 func (a *App) GetReport(chatID, runID string) (*Report, error) {
-	st, err := a.chatStore()
+	st, err := a.s.Chats.Store()
 	if err != nil {
 		return nil, err
 	}
-	if _, _, err := a.chats.Turn(a.life, chatID, runID); err != nil {
+	if _, _, err := a.s.Chats.Turn(a.life, chatID, runID); err != nil {
 		return nil, err
 	}
 	s, err := session.ReportOfRun(a.life, st, runID)
 	if err != nil || s == nil {
 		return nil, wrap(err)
 	}
-	view, err := reportView(a.life, s.Report)
+	view, err := reportView(a.life, st, chatID, s.Report)
 	return view, wrap(err)
 }
 
@@ -165,7 +179,7 @@ func (a *App) ExportReport(runID, format string) (*string, error) {
 	default:
 		return nil, newError(CodeInvalid, fmt.Sprintf("Unknown export format %q.", format), `Use "folder" or "html".`)
 	}
-	st, err := a.chatStore()
+	st, err := a.s.Chats.Store()
 	if err != nil {
 		return nil, err
 	}

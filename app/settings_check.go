@@ -19,7 +19,7 @@ import (
 // formProvider opens, for listing, the model server u names, with u's key
 // when it carries one, else the key stored for u's base URL.
 func (a *App) formProvider(u SettingsUpdate) (llm.Provider, error) {
-	sp := a.spec(u.Settings)
+	sp := a.spec(config.Settings(u.Settings))
 	if u.APIKey != nil && u.Provider == provider.OpenAI {
 		sp.Config.APIKey, sp.Config.KeyFor = *u.APIKey, provider.Origin(u.OpenAIBaseURL)
 	}

@@ -64,7 +64,24 @@ func (r *Report) markdown(chart func(ch *Chart, fig int) string) string {
 		b.WriteString("\n")
 	}
 	b.WriteString("\n")
+	b.WriteString(r.corrections())
 	b.WriteString(r.appendix())
+	return b.String()
+}
+
+// corrections lists the notices: what Loupe removed from the model's
+// text, placed in its stead or could not cover, so that nothing leaves
+// the report silently.
+func (r *Report) corrections() string {
+	if len(r.Notices) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("## Notes on this report\n\nWhat Loupe changed in the model's text, or left out:\n\n")
+	for _, n := range r.Notices {
+		b.WriteString("- " + escapeInline(oneLine(n.Listed())) + "\n")
+	}
+	b.WriteString("\n")
 	return b.String()
 }
 
@@ -79,7 +96,15 @@ func (r *Report) provenance() string {
 	if r.Model != "" {
 		parts[0] += " with " + escapeInline(r.Model)
 	}
-	parts = append(parts, "question: “"+escapeInline(oneLine(r.Exploration.Question))+"”")
+	qs := append([]string{r.Exploration.Question}, r.Exploration.FollowUps...)
+	for i, q := range qs {
+		qs[i] = "“" + escapeInline(oneLine(q)) + "”"
+	}
+	if len(qs) == 1 {
+		parts = append(parts, "question: "+qs[0])
+	} else {
+		parts = append(parts, "questions: "+strings.Join(qs[:len(qs)-1], ", ")+" and "+qs[len(qs)-1])
+	}
 	return "*" + strings.Join(parts, " · ") + ".*"
 }
 

@@ -1,6 +1,7 @@
 package load_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -63,5 +64,24 @@ func TestSmallCSVKeptAsView(t *testing.T) {
 	}
 	if d := loadOne(t, w, dup); d.Storage != "table" || len(d.Warnings) == 0 {
 		t.Errorf("a CSV whose columns were renamed: storage %q, warnings %v; want a table with a warning", d.Storage, d.Warnings)
+	}
+}
+
+// TestSmallWideCSVStaysATable: a file small in bytes but wide in columns is
+// a table, since every read of a view parses all its columns.
+func TestSmallWideCSVStaysATable(t *testing.T) {
+	w := openWS(t)
+	var head, row []string
+	for j := 0; j <= load.ViewColumns; j++ {
+		head = append(head, fmt.Sprintf("c%d", j))
+		row = append(row, fmt.Sprint(j%7))
+	}
+	p := filepath.Join(t.TempDir(), "wide.csv")
+	body := strings.Join(head, ",") + "\n" + strings.Join(row, ",") + "\n"
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if d := loadOne(t, w, p); d.Storage == "view" || len(d.Columns) != load.ViewColumns+1 {
+		t.Errorf("%d columns kept as %q; want a table", len(d.Columns), d.Storage)
 	}
 }

@@ -417,6 +417,16 @@ export interface Turn {
   runId: string;
   events: AgentEvent[];
   outcome?: Outcome;
+  /** The user's verdict on the answer, when given. */
+  feedback?: AnswerFeedback;
+}
+
+/** A verdict on an answer: up verifies its question and SQL for later questions; down says why it is wrong. */
+export interface AnswerFeedback {
+  verdict: 'up' | 'down';
+  note: string;
+  /** The queries it verified or withdrew. */
+  sql: string[] | null;
 }
 
 export interface Chat extends ChatSummary {
@@ -438,12 +448,24 @@ export interface ReportChart {
   svg: string;
 }
 
+/** What Loupe removed, placed or left out of a report (also listed at its end). */
+export interface ReportNotice {
+  kind: string;
+  ref: string;
+  text: string;
+}
+
 /** A written report: markdown as exported, an HTML fragment with the charts inlined. */
 export interface Report {
   title: string;
   markdown: string;
   html: string;
   charts: ReportChart[];
+  /** The conversation's questions it covers, numbered from 1; empty for an old one-answer report. */
+  turns: number[] | null;
+  notices: ReportNotice[] | null;
+  /** Every question of the conversation in order: question n is questions[n-1]. */
+  questions: string[] | null;
 }
 
 /** A report:delta event; reset means discard the text streamed so far. */
@@ -483,6 +505,49 @@ export interface Settings {
  * test asks it to check the model settings first and save nothing when they do not work.
  */
 export type SettingsUpdate = Settings & { apiKey?: string; test?: boolean };
+
+// ---- MCP: Loupe as a server for other agents -----------------------------------
+
+/** An MCP host Loupe can be added to, with the snippet that adds it. */
+export interface MCPHost {
+  id: 'claude' | 'vscode' | 'cursor' | (string & {});
+  name: string;
+  /** The host's configuration file for this user, where the snippet goes. */
+  configPath: string;
+  /** Where the host opens that file, in words. */
+  where: string;
+  /** The file names a server called "loupe". */
+  configured: boolean;
+  /** JSON that starts this binary as `loupe mcp`. */
+  snippet: string;
+}
+
+/** One tool call an MCP client made (the call log in the config folder). */
+export interface MCPCall {
+  at: string;
+  tool: string;
+  client: string;
+  status: 'ok' | 'error' | 'refused' | 'privacy' | 'canceled' | (string & {});
+  ms: number;
+  /** The workspace folder or connection served. */
+  source?: string;
+  /** The privacy level the client got. */
+  level?: string;
+  /** Loupe's message when the call failed. */
+  error?: string;
+}
+
+/** The MCP section of Settings (MCPSetup). */
+export interface MCPSetup {
+  /** The installed loupe, as the snippets start it. */
+  binary: string;
+  /** A host lists Loupe, or a client has called it. */
+  setUp: boolean;
+  hosts: MCPHost[];
+  /** The recent calls, newest first. */
+  calls: MCPCall[];
+  callLog: string;
+}
 
 // ---- Privacy and the outbox ---------------------------------------------------
 

@@ -64,6 +64,7 @@ function build() {
     runSQL: vi.fn<typeof Api.runSQL>(),
     page: vi.fn<typeof Api.page>(async (_ref: string, offset: number, _limit: number) => ({ offset, rows: [] as unknown[][] })),
     exportCSV: vi.fn<typeof Api.exportCSV>(async () => null),
+    exportResult: vi.fn<typeof Api.exportResult>(async () => null),
     schemaNames: vi.fn<typeof Api.schemaNames>(async () => ({ tables: [] as { name: string; columns: string[] }[] })),
     listChats: vi.fn<typeof Api.listChats>(async () => []),
     newChat: vi.fn<typeof Api.newChat>(async () => ({ id: 'chat1', name: 'New chat', created: new Date().toISOString(), updated: new Date().toISOString() })),
@@ -79,6 +80,7 @@ function build() {
     chartRendered: vi.fn<typeof Api.chartRendered>(async () => undefined),
     openInBrowser: vi.fn<typeof Api.openInBrowser>(() => undefined),
     writeReport: vi.fn<typeof Api.writeReport>(),
+    feedback: vi.fn<typeof Api.feedback>(),
     getReport: vi.fn<typeof Api.getReport>(async () => null),
     exportReport: vi.fn<typeof Api.exportReport>(async () => null),
     getSettings: vi.fn<typeof Api.getSettings>(async (): Promise<Api.Settings> => ({
@@ -119,6 +121,13 @@ function build() {
     listModels: vi.fn<typeof Api.listModels>(async () => []),
     listModelsFor: vi.fn<typeof Api.listModelsFor>(async () => []),
     testSettings: vi.fn<typeof Api.testSettings>(async () => ({ ok: true, message: 'ok', hint: '' })),
+    mcpSetup: vi.fn<typeof Api.mcpSetup>(async (): Promise<Api.MCPSetup> => ({
+      binary: '/usr/bin/loupe',
+      setUp: false,
+      hosts: [],
+      calls: [],
+      callLog: '/home/u/.config/loupe/mcp-calls.jsonl',
+    })),
     pullModel: vi.fn<typeof Api.pullModel>(async () => undefined),
     status: vi.fn<typeof Api.status>(async () => ({
       model: { ok: true, message: 'qwen3:8b is ready', hint: '' },

@@ -139,7 +139,7 @@ describe('SettingsView', () => {
     await screen.findByRole('radiogroup', { name: 'Installed models' });
     expect(fake.listModelsFor).toHaveBeenLastCalledWith(settings);
     fireEvent.change(screen.getByRole('textbox', { name: 'Ollama URL' }), { target: { value: 'http://gpu-box:11434' } });
-    fireEvent.click(screen.getByRole('button', { name: /Refresh/ }));
+    fireEvent.click(screen.getByRole('button', { name: 'Refresh the models' }));
     await waitFor(() => expect(fake.listModelsFor).toHaveBeenLastCalledWith({ ...settings, ollamaURL: 'http://gpu-box:11434' }));
     expect(fake.saveSettings).not.toHaveBeenCalled();
   });
@@ -170,7 +170,7 @@ describe('SettingsView', () => {
     fireEvent.click(await screen.findByRole('radio', { name: 'OpenAI-compatible' }));
     fireEvent.change(screen.getByRole('textbox', { name: 'Base URL' }), { target: { value: 'http://localhost:1234/v1' } });
     fireEvent.change(screen.getByLabelText(/^API key/), { target: { value: 'sk-typed' } });
-    fireEvent.click(screen.getByRole('button', { name: /Refresh/ }));
+    fireEvent.click(screen.getByRole('button', { name: 'Refresh the models' }));
     await waitFor(() =>
       expect(fake.listModelsFor).toHaveBeenLastCalledWith(expect.objectContaining({ provider: 'openai', openaiBaseURL: 'http://localhost:1234/v1', apiKey: 'sk-typed' })),
     );

@@ -9,6 +9,7 @@ import { useStore } from '../../state/store';
 import { ErrorNote } from '../common/ErrorNote';
 import { Icon } from '../common/Icon';
 import { PrivacySettings } from '../privacy/Privacy';
+import { McpSettings } from './McpSettings';
 import { SandboxBuild } from './SandboxBuild';
 import './settings.css';
 
@@ -214,7 +215,7 @@ export function SettingsView() {
                 <div className="field">
                   <span className="field__label">
                     Model
-                    <button type="button" className="link field__aside" onClick={() => void loadModels()} title="List the models of the address above">
+                    <button type="button" className="link field__aside" onClick={() => void loadModels()} title="List the models of the address above" aria-label="Refresh the models">
                       <Icon name="refresh" size={12} /> Refresh
                     </button>
                   </span>
@@ -326,7 +327,7 @@ export function SettingsView() {
                 <div className="field">
                   <label className="field__label" htmlFor="openai-model">
                     Model
-                    <button type="button" className="link field__aside" onClick={() => void loadModels()} title="List the models of the base URL above">
+                    <button type="button" className="link field__aside" onClick={() => void loadModels()} title="List the models of the base URL above" aria-label="Refresh the models">
                       <Icon name="refresh" size={12} /> Refresh
                     </button>
                   </label>
@@ -437,6 +438,8 @@ export function SettingsView() {
               <SandboxBuild check={status.docker} />
             </section>
           )}
+
+          <McpSettings />
         </div>
       </div>
     </div>
