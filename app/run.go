@@ -71,6 +71,8 @@ func (a *App) runModel() (runModel, error) {
 		return runModel{}, err
 	}
 	o := assemble.Options{MaxSteps: s.MaxSteps, Timeout: time.Duration(s.TimeoutSeconds) * time.Second, Privacy: m.Level}
+	// Each model call tells the status bar how it went (status_calls.go).
+	m.Provider = a.observed(m.Provider)
 	return runModel{m: m, opts: o}, nil
 }
 

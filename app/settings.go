@@ -18,9 +18,12 @@ type Settings config.Settings
 // SettingsUpdate is what SaveSettings takes: the settings, and the API key
 // when it changes (absent: keep the stored key, still bound to its host;
 // empty: forget it). HasAPIKey, APIKeyFor and APIKeyWarning are ignored.
+// Test asks SaveSettings to check the model settings first (TestSettings)
+// and to save nothing when they do not work.
 type SettingsUpdate struct {
 	Settings
 	APIKey *string `json:"apiKey,omitempty"`
+	Test   bool    `json:"test,omitempty"`
 }
 
 // DefaultConfigDir is where settings live unless Options.ConfigDir says
@@ -61,8 +64,14 @@ func (a *App) GetSettings() (*Settings, error) {
 
 // SaveSettings saves the settings; an API key, when given, goes to the OS
 // keychain and never into the settings file. The status is checked again
-// (status:changed).
+// (status:changed). With u.Test the model settings are checked first: when
+// they do not work nothing is saved and the error says why.
 func (a *App) SaveSettings(u SettingsUpdate) error {
+	if u.Test {
+		if err := a.testBeforeSave(u); err != nil {
+			return err
+		}
+	}
 	if err := a.settings.Save(config.Update{Settings: config.Settings(u.Settings), APIKey: u.APIKey}); err != nil {
 		return configError(err)
 	}

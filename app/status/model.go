@@ -56,9 +56,11 @@ func CheckModel(ctx context.Context, m Server) Check {
 			return c
 		}
 		msg, hint, unreachable := explain(err)
-		if unreachable {
+		switch {
+		case unreachable:
 			msg = fmt.Sprintf("Cannot reach %s", where)
-		} else {
+		case !strings.Contains(strings.ToLower(msg), strings.ToLower(where)):
+			// The server's message names the address already: said once.
 			msg = fmt.Sprintf("%s: %s", where, msg)
 		}
 		if s.Provider == provider.Ollama && unreachable {
@@ -66,11 +68,62 @@ func CheckModel(ctx context.Context, m Server) Check {
 		}
 		return Check{Message: msg, Hint: hint}
 	}
-	if s.Provider == provider.Ollama && !slices.ContainsFunc(models, func(x llm.Model) bool { return SameModel(x.Name, s.Model) }) {
+	i := slices.IndexFunc(models, func(x llm.Model) bool { return SameModel(x.Name, s.Model) })
+	if s.Provider == provider.Ollama && i < 0 {
 		return Check{Message: fmt.Sprintf("%s is not installed in Ollama", s.Model),
 			Hint: fmt.Sprintf("Pull it in Settings (or run `ollama pull %s`), or pick an installed model.", s.Model)}
 	}
+	if (i >= 0 && models[i].Embedding) || (i < 0 && IsEmbedding(s.Model)) {
+		return Check{Message: fmt.Sprintf("%s only makes embeddings: it cannot answer questions", s.Model),
+			Hint: "Pick a chat model (one marked “tools”) as the model; an embedding model belongs in “Embedding model”."}
+	}
+	if s.Provider == provider.OpenAI && i < 0 && len(models) > 0 {
+		return Check{Message: fmt.Sprintf("%s does not offer %s", where, s.Model),
+			Hint: fmt.Sprintf("Pick one of its models in Settings (it offers %s).", sample(models))}
+	}
 	return Check{OK: true, Message: fmt.Sprintf("%s on %s", s.Model, where)}
+}
+
+// IsEmbedding says whether a model, by its name, only makes embeddings
+// (nomic-embed-text, text-embedding-3-small): servers that do not say so
+// in their listing still name them so.
+func IsEmbedding(name string) bool { return strings.Contains(strings.ToLower(name), "embed") }
+
+// sample names a few of models, for a hint.
+func sample(models []llm.Model) string {
+	names := make([]string, 0, 3)
+	for _, m := range models {
+		if len(names) == 3 {
+			names = append(names, "…")
+			break
+		}
+		names = append(names, m.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// AfterCall is the model's check after a real call to it (an answer's
+// model call): OK when it answered, else what the failure says, so that
+// the status bar shows the last real call rather than the last probe.
+// ok is false when the call says nothing about the server (it was
+// stopped, or the question did not fit).
+func AfterCall(s config.Settings, err error) (c Check, ok bool) {
+	where := "Ollama at " + s.OllamaURL
+	if s.Provider == provider.OpenAI {
+		where = s.OpenAIBaseURL
+	}
+	if err == nil {
+		return Check{OK: true, Message: fmt.Sprintf("%s on %s", s.Model, where)}, true
+	}
+	var le *llm.Error
+	if !errors.As(err, &le) || le.Kind == llm.ContextTooLong {
+		return Check{}, false
+	}
+	msg, hint, unreachable := explain(err)
+	if unreachable {
+		msg = fmt.Sprintf("Cannot reach %s", where)
+	}
+	return Check{Message: "The last answer failed: " + msg, Hint: hint}, true
 }
 
 // missingKey is the check for an OpenAI-compatible server that refused
@@ -127,8 +180,8 @@ func explain(err error) (msg, hint string, unreachable bool) {
 }
 
 func upperFirst(s string) string {
-	if s == "" {
-		return s
+	if s == "" || strings.HasPrefix(s, "http") {
+		return s // an address stays as written
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
 }

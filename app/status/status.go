@@ -57,3 +57,18 @@ func (c *Cache) Note(st Status) (changed bool) {
 	c.last = &st
 	return changed
 }
+
+// NoteModel replaces the model's check of the last status given (a real
+// call's verdict, AfterCall) and returns the status now, and whether it
+// changed.
+func (c *Cache) NoteModel(m Check) (st Status, changed bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.last != nil {
+		st = *c.last
+	}
+	changed = c.last == nil || st.Model != m
+	st.Model = m
+	c.last = &st
+	return st, changed
+}

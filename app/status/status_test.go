@@ -42,7 +42,7 @@ func server(s config.Settings, key string) status.Server {
 }
 
 func TestCheckModel(t *testing.T) {
-	ollama := fake.Start(t, fake.Options{Models: []fake.Model{{Name: "qwen3:8b", Tools: true}, {Name: "llama3", Tools: true}}})
+	ollama := fake.Start(t, fake.Options{Models: []fake.Model{{Name: "qwen3:8b", Tools: true}, {Name: "llama3", Tools: true}, {Name: "nomic-embed-text", Embedding: true}}})
 	keyed := fake.Start(t, fake.Options{APIKey: "sk-right"})
 	dead := "http://127.0.0.1:1"
 	for _, tc := range []struct {
@@ -58,7 +58,8 @@ func TestCheckModel(t *testing.T) {
 		{"unreachable", server(config.Settings{Provider: "ollama", Model: "qwen3:8b", OllamaURL: dead}, ""), false, "Cannot reach Ollama at " + dead, "ollama serve"},
 		{"no key", server(config.Settings{Provider: "openai", Model: "m", OpenAIBaseURL: keyed.OpenAIURL(), APIKeyFor: "https://other.example"}, ""), false,
 			"No API key for " + keyed.URL(), "The key you saved for https://other.example is not sent to " + keyed.URL()},
-		{"wrong key", server(config.Settings{Provider: "openai", Model: "m", OpenAIBaseURL: keyed.OpenAIURL()}, "sk-wrong"), false, keyed.OpenAIURL() + ": ", ""},
+		{"wrong key", server(config.Settings{Provider: "openai", Model: "m", OpenAIBaseURL: keyed.OpenAIURL()}, "sk-wrong"), false, keyed.OpenAIURL() + " answered 401", ""},
+		{"embedding model", server(config.Settings{Provider: "ollama", Model: "nomic-embed-text", OllamaURL: ollama.OllamaURL()}, ""), false, "nomic-embed-text only makes embeddings", "Pick a chat model"},
 		{"settings", status.Server{Err: &config.Error{Kind: config.KindFile, Message: "settings.json is damaged", Hint: "Fix or delete the file"}}, false, "settings.json is damaged", "Fix or delete"},
 		{"internal", status.Server{Err: errors.New("no home folder")}, false, "No home folder", "looks like a bug"},
 	} {

@@ -238,7 +238,7 @@ test.describe('settings', () => {
     const saved = page.locator('.notice', { hasText: 'Settings saved' });
     await saved.getByRole('button', { name: 'Dismiss' }).click();
     await expect(saved).toHaveCount(0);
-    await expect(models.getByText('nomic-embed-text', { exact: true }).locator('..')).toContainText('embedding · for table search');
+    await expect(models.getByText('nomic-embed-text', { exact: true }).locator('..')).toContainText('embedding · used for table search');
     await snap(page, 'settings-c2');
     await sandbox.scrollIntoViewIfNeeded();
     await snap(page, 'settings-c2-sandbox');

@@ -137,6 +137,10 @@ globalThis.__loupeRender = function (specText) {
   var spec = JSON.parse(specText);
   if (spec && typeof spec === 'object' && !Array.isArray(spec)) {
     spec.config = Object.assign({ font: '` + FontFamily + `' }, spec.config || {});
+    // The labels are measured in Helvetica but may be drawn in a wider font
+    // (DejaVu Sans): room between them and the axis title, so the y title
+    // does not run into the ticks' labels.
+    spec.config.axisY = Object.assign({ titlePadding: 10 }, spec.config.axisY || {});
   }
   var vgSpec = vegaLite.compile(spec).spec;
   var refused = null;

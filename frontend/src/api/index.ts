@@ -12,6 +12,7 @@ import type {
   AskResult,
   ChartFormat,
   Chat,
+  Check,
   ChatSummary,
   Connection,
   ConnectionCheck,
@@ -181,6 +182,10 @@ export const getSettings = (): Promise<Settings> => call('GetSettings');
 /** The key goes to the OS keychain and never comes back; omit apiKey to keep it, "" to forget it. */
 export const saveSettings = (s: SettingsUpdate): Promise<void> => call('SaveSettings', s);
 export const listModels = (): Promise<ModelInfo[]> => call('ListModels');
+/** The models of the server a settings form names, saved or not (its address, its typed key). */
+export const listModelsFor = (s: SettingsUpdate): Promise<ModelInfo[]> => call('ListModelsFor', s);
+/** Checks the server and model a settings form names, saving nothing. */
+export const testSettings = (s: SettingsUpdate): Promise<Check> => call('TestSettings', s);
 /** Whether Loupe is set up as an MCP server, each host's snippet, and the recent MCP calls. */
 export const mcpSetup = (): Promise<MCPSetup> => call('MCPSetup');
 /** Downloads a model into Ollama (model:pull events); resolves when it is ready. */

@@ -35,6 +35,7 @@ export const METHODS = [
   'ListConnections',
   'ListDatasets',
   'ListModels',
+  'ListModelsFor',
   'MCPSetup',
   'NewChat',
   'NewConnectionChat',
@@ -67,6 +68,7 @@ export const METHODS = [
   'Status',
   'TestConnection',
   'TestConnectionInput',
+  'TestSettings',
   'Version',
   'WriteReport',
 ] as const satisfies readonly (keyof typeof Bindings)[];

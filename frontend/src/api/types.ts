@@ -500,8 +500,11 @@ export interface Settings {
   apiKeyWarning?: string;
 }
 
-/** What saveSettings takes: apiKey absent keeps the stored key, "" forgets it. */
-export type SettingsUpdate = Settings & { apiKey?: string };
+/**
+ * What saveSettings takes: apiKey absent keeps the stored key, "" forgets it;
+ * test asks it to check the model settings first and save nothing when they do not work.
+ */
+export type SettingsUpdate = Settings & { apiKey?: string; test?: boolean };
 
 // ---- MCP: Loupe as a server for other agents -----------------------------------
 

@@ -22,7 +22,14 @@ export function StatusBar() {
   return (
     <footer className="statusbar" data-testid="statusbar">
       <StatusItem label="Model" check={status?.model} detail={settings?.model} />
-      <StatusItem label="Docker" check={status?.docker} note={dockerNote} fix={<SandboxBuild check={status?.docker} />} />
+      {/* Docker serves only Python analysis, which is optional: without it the tone is neutral. */}
+      <StatusItem
+        label="Docker"
+        check={status?.docker}
+        note={dockerNote}
+        optional="Python off: set up Docker to enable"
+        fix={<SandboxBuild check={status?.docker} />}
+      />
       <span className="statusbar__spacer" />
       {datasets && datasets.length > 0 && (
         <span className="statusbar__item">
@@ -41,6 +48,7 @@ function StatusItem({
   check,
   detail,
   note,
+  optional,
   fix,
 }: {
   label: string;
@@ -50,9 +58,11 @@ function StatusItem({
   note?: string | undefined;
   /** What the popover offers to fix it. */
   fix?: ReactNode;
+  /** Set for what the app works without: said so when it is not ready, in a neutral tone. */
+  optional?: string | undefined;
 }) {
   const [open, setOpen] = useState(false);
-  const state = check === undefined ? 'unknown' : check.ok ? 'ok' : 'bad';
+  const state = check === undefined ? 'unknown' : check.ok ? 'ok' : optional ? 'off' : 'bad';
   return (
     <span className="statusbar__wrap">
       <button
@@ -63,14 +73,26 @@ function StatusItem({
         data-testid={`status-${label.toLowerCase()}`}
       >
         <span className="dot" />
-        {label}
-        {detail ? ` · ${detail}` : ''}
-        {note ? ` · ${note}` : check && !check.ok && ' · needs attention'}
+        {state === 'off' && !note ? (
+          optional
+        ) : (
+          <>
+            {label}
+            {detail ? ` · ${detail}` : ''}
+            {note ? ` · ${note}` : check && !check.ok && ' · needs attention'}
+          </>
+        )}
       </button>
       {open && check && (
         <div className="popover" role="dialog" aria-label={`${label} status`}>
           <div className="popover__title">
-            {check.ok ? `${label} is ready` : check.action === 'build_sandbox' ? 'The Python sandbox is not built yet' : `${label} is not available`}
+            {check.ok
+              ? `${label} is ready`
+              : check.action === 'build_sandbox'
+                ? 'The Python sandbox is not built yet'
+                : optional
+                  ? 'Python analysis is off: everything else works'
+                  : `${label} is not available`}
           </div>
           <div>{check.message}</div>
           {check.hint && <div className="popover__hint">{check.hint}</div>}

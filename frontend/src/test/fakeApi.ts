@@ -119,6 +119,8 @@ function build() {
       summary: 'Nothing left this machine: the model runs on 127.0.0.1:11434.',
     })),
     listModels: vi.fn<typeof Api.listModels>(async () => []),
+    listModelsFor: vi.fn<typeof Api.listModelsFor>(async () => []),
+    testSettings: vi.fn<typeof Api.testSettings>(async () => ({ ok: true, message: 'ok', hint: '' })),
     mcpSetup: vi.fn<typeof Api.mcpSetup>(async (): Promise<Api.MCPSetup> => ({
       binary: '/usr/bin/loupe',
       setUp: false,

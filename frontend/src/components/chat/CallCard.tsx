@@ -63,7 +63,11 @@ export function CallCard({
         {detail && <span className="call__detail">{detail}</span>}
         <span className="call__spacer" />
         {ref && <span className="call__ref">{ref}</span>}
-        {r && <span className={r.failed ? 'call__summary call__summary--failed' : 'call__summary'}>{r.summary}</span>}
+        {r && (
+          <span className={r.failed ? 'call__summary call__summary--failed' : 'call__summary'} title={r.summary}>
+            {r.summary}
+          </span>
+        )}
         {r && r.duration_ms > 0 && <span className="call__time">{formatDuration(r.duration_ms)}</span>}
       </button>
       {open && (

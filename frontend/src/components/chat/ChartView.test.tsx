@@ -113,3 +113,23 @@ describe('ChartView export', () => {
     expect(screen.getByRole('button', { name: 'PNG' })).toBeEnabled();
   });
 });
+
+describe('ChartView accessibility', () => {
+  it('is named by its title, has tooltips, and shows its data as a table on demand', async () => {
+    await drawn();
+    // Screen readers hear the title, not "Vega visualization"; every mark has a tooltip.
+    const [, drawnSpec, options] = embed.mock.calls[0]! as [HTMLElement, Record<string, unknown>, { config: { mark: { tooltip: unknown } } }];
+    expect(drawnSpec['description']).toBe('Orders by region');
+    expect(options.config.mark.tooltip).toBe(true);
+    expect(screen.getByRole('figure', { name: 'Orders by region' })).toBeInTheDocument();
+
+    const toggle = screen.getByRole('button', { name: 'Data table' });
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.queryByRole('table')).toBeNull();
+    fireEvent.click(toggle);
+    const table = screen.getByRole('table', { name: 'Orders by region' });
+    expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['region', 'orders']);
+    expect(table).toHaveTextContent('West4');
+    expect(screen.getByRole('button', { name: 'Hide data' })).toHaveAttribute('aria-expanded', 'true');
+  });
+});

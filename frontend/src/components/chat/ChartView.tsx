@@ -1,4 +1,4 @@
-import { useContext, useEffect, useRef, useState } from 'react';
+import { useContext, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { Result } from 'vega-embed';
 import type { Config } from 'vega-lite';
 import * as api from '../../api';
@@ -21,10 +21,16 @@ export function loadVega() {
 
 /**
  * A Vega-Lite chart drawn by vega-embed, sized to its container, with
- * PNG and SVG export. spec has its data inlined; it is drawn with the
- * options of chartSafety.ts, which load nothing from any address.
+ * tooltips on its marks, PNG and SVG export, and its data as a table on
+ * demand (the chart's text alternative). Screen readers hear its title. spec
+ * has its data inlined; it is drawn with the options of chartSafety.ts,
+ * which load nothing from any address.
  */
 export function ChartView({ spec, title }: { spec: unknown; title?: string | undefined }) {
+  const name = useMemo(() => chartName(spec, title), [spec, title]);
+  const data = useMemo(() => chartData(spec), [spec]);
+  const [showData, setShowData] = useState(false);
+  const tableId = useId();
   const el = useRef<HTMLDivElement>(null);
   const view = useRef<Result | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -45,6 +51,8 @@ export function ChartView({ spec, title }: { spec: unknown; title?: string | und
         const s = safeSpec(parsed as Record<string, unknown>);
         // Single views fill the column; composed ones keep their own layout.
         if (!['facet', 'hconcat', 'vconcat', 'concat', 'repeat'].some((k) => k in s)) s['width'] = 'container';
+        // What a screen reader says for the chart (Vega's default: "Vega visualization").
+        if (typeof s['description'] !== 'string' || s['description'] === '') s['description'] = name;
         // Timed for the render benchmark (e2e/perf.spec.ts): parse, dataflow and draw.
         const start = performance.now();
         const rows = dataRows(s);
@@ -75,7 +83,7 @@ export function ChartView({ spec, title }: { spec: unknown; title?: string | und
       result?.finalize();
       view.current = null;
     };
-  }, [spec, scheme]);
+  }, [spec, scheme, name]);
 
   // In the window a browser download goes nowhere: Go writes the image
   // where the native save dialog says. In a browser it is downloaded.
@@ -107,7 +115,7 @@ export function ChartView({ spec, title }: { spec: unknown; title?: string | und
   };
 
   return (
-    <figure className="chart">
+    <figure className="chart" aria-label={name}>
       {error ? (
         <div className="chart__error">This chart could not be drawn: {error}</div>
       ) : (
@@ -117,6 +125,11 @@ export function ChartView({ spec, title }: { spec: unknown; title?: string | und
         {/* The spec draws its own title; a caption would repeat it. */}
         <span className="chart__title">{title && !specHasTitle(spec) ? title : ''}</span>
         <span className="chart__actions">
+          {data && (
+            <button type="button" className="chip" aria-expanded={showData} aria-controls={tableId} onClick={() => setShowData((v) => !v)}>
+              <Icon name="table" size={13} /> {showData ? 'Hide data' : 'Data table'}
+            </button>
+          )}
           <button type="button" className="chip" disabled={!ready || saving} onClick={() => void save('png')}>
             <Icon name="download" size={13} /> PNG
           </button>
@@ -125,8 +138,88 @@ export function ChartView({ spec, title }: { spec: unknown; title?: string | und
           </button>
         </span>
       </figcaption>
+      {data && showData && <ChartTable id={tableId} name={name} data={data} />}
     </figure>
   );
+}
+
+/** How many of a chart's rows its data table shows. */
+const TABLE_ROWS = 200;
+
+/** The chart's data as a table: its text alternative. */
+function ChartTable({ id, name, data }: { id: string; name: string; data: ChartData }) {
+  return (
+    <div className="chart__table" id={id} tabIndex={0} role="region" aria-label={`Data of ${name}`}>
+      <table>
+        <caption>
+          {name}
+          {data.rows.length > TABLE_ROWS ? ` (first ${TABLE_ROWS} of ${data.rows.length.toLocaleString()} rows)` : ''}
+        </caption>
+        <thead>
+          <tr>
+            {data.columns.map((c) => (
+              <th key={c} scope="col">
+                {c}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {data.rows.slice(0, TABLE_ROWS).map((r, i) => (
+            <tr key={i}>
+              {data.columns.map((c) => (
+                <td key={c} className={typeof r[c] === 'number' ? 'num' : undefined}>
+                  {cell(r[c])}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function cell(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'number') return v.toLocaleString(undefined, { maximumFractionDigits: 6 });
+  return typeof v === 'object' ? JSON.stringify(v) : String(v);
+}
+
+export interface ChartData {
+  columns: string[];
+  rows: Record<string, unknown>[];
+}
+
+/** chartData is the rows inlined in a spec (data.values), with their columns; null when it has none. */
+export function chartData(spec: unknown): ChartData | null {
+  let s: unknown = spec;
+  try {
+    if (typeof spec === 'string') s = JSON.parse(spec);
+  } catch {
+    return null;
+  }
+  const values = (s as { data?: { values?: unknown } } | null)?.data?.values;
+  if (!Array.isArray(values) || values.length === 0) return null;
+  const rows = values.filter((v): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v));
+  const columns: string[] = [];
+  for (const r of rows.slice(0, 50)) for (const k of Object.keys(r)) if (!columns.includes(k)) columns.push(k);
+  return columns.length > 0 ? { columns, rows } : null;
+}
+
+/** chartName is what a chart is called: the given title, else the spec's, else its description. */
+export function chartName(spec: unknown, title: string | undefined): string {
+  if (title) return title;
+  try {
+    const s = (typeof spec === 'string' ? JSON.parse(spec) : spec) as { title?: unknown; description?: unknown } | null;
+    const t = s?.title;
+    if (typeof t === 'string' && t !== '') return t;
+    if (t && typeof t === 'object' && typeof (t as { text?: unknown }).text === 'string') return (t as { text: string }).text;
+    if (typeof s?.description === 'string' && s.description !== '') return s.description;
+  } catch {
+    // not JSON: no name in it
+  }
+  return 'Chart';
 }
 
 function specHasTitle(spec: unknown): boolean {
@@ -174,6 +267,7 @@ export function chartConfig(scheme: 'light' | 'dark'): Config {
         ? ['#7c95ff', '#f6a04d', '#4fc4a0', '#f07178', '#c792ea', '#e6c07b', '#56b6c2', '#a9b1c2']
         : ['#3b5bdb', '#f08c00', '#2b8a3e', '#e03131', '#9c36b5', '#c9a227', '#1098ad', '#5c677d'],
     },
-    mark: { color: dark ? '#7c95ff' : '#3b5bdb' },
+    // Every mark tells its values on hover (vega-embed's tooltip handler).
+    mark: { color: dark ? '#7c95ff' : '#3b5bdb', tooltip: true },
   };
 }

@@ -1,4 +1,5 @@
-import { useEffect, useLayoutEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import * as api from '../../api';
 import type { AgentEvent, Dataset } from '../../api';
 import { useActions } from '../../state/actions';
 import { useStore, type AppState } from '../../state/store';
@@ -9,6 +10,8 @@ import { WelcomeScreen } from '../WelcomeScreen';
 import { ConnectionAskEmpty, ConnectionChatTag } from '../connections/ConnectionChat';
 import { Composer } from './Composer';
 import { Turn } from './Turn';
+import { RunAnnouncer } from './announce';
+import { isSample, suggestQuestions } from './suggest';
 import { ModelBanner } from './ModelBanner';
 import { PrivacyChooser } from '../privacy/Privacy';
 import './chat.css';
@@ -124,6 +127,7 @@ export function ChatView() {
           )}
         </div>
       </div>
+      <RunAnnouncer runId={last?.runId} events={lastEvents} />
       <div className="chat__bottom">
         <div className="chat__column">
           <ModelBanner compact />
@@ -161,7 +165,21 @@ export function showsWelcome(s: AppState): boolean {
 }
 
 function AskEmpty({ datasets, onPick }: { datasets: Dataset[]; onPick: (q: string) => void }) {
-  const examples = exampleQuestions(datasets);
+  // The sample's handpicked questions stay once it is loaded.
+  const [sample, setSample] = useState<string[]>([]);
+  const hasSample = datasets.some(isSample);
+  useEffect(() => {
+    if (!hasSample) return;
+    let live = true;
+    api
+      .sampleQuestions()
+      .then((q) => live && setSample(q))
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [hasSample]);
+  const examples = suggestQuestions(datasets, sample);
   return (
     <div className="ask-empty">
       <Icon name="sparkle" size={28} className="ask-empty__icon" />
@@ -173,32 +191,4 @@ function AskEmpty({ datasets, onPick }: { datasets: Dataset[]; onPick: (q: strin
       <ExampleQuestions questions={examples} onPick={onPick} />
     </div>
   );
-}
-
-/** Questions worth asking of these tables, made from their column types. */
-export function exampleQuestions(datasets: readonly Dataset[]): string[] {
-  const out: string[] = [];
-  for (const d of datasets.slice(0, 3)) {
-    const text = d.columns.find((c) => /VARCHAR|ENUM/i.test(c.type) && c.distinct > 1 && c.distinct <= 200);
-    // A measure: a number that is not an identifier (named like one, or unique per row).
-    const num = d.columns.find(
-      (c) =>
-        /INT|DOUBLE|DECIMAL|FLOAT|REAL/i.test(c.type) &&
-        !/(^|_)(id|key|code|no|number|zip)$|^id|unique/i.test(c.name) &&
-        !(d.rows > 10 && c.distinct >= d.rows * 0.95),
-    );
-    const time = d.columns.find((c) => /DATE|TIME/i.test(c.type));
-    if (text && num) {
-      const how = /amount|revenue|sales|price|total|cost|spend|count|qty|quantity|units/i.test(num.name) ? 'total' : 'average';
-      out.push(`Which ${words(text.name)} has the highest ${how} ${words(num.name)}?`);
-    }
-    else if (text) out.push(`What are the most common ${words(text.name)} values in ${d.name}?`);
-    if (time) out.push(`How does ${d.name} change over time?`);
-    out.push(`Is anything odd in the data of ${d.name}?`);
-  }
-  return out.slice(0, 4);
-}
-
-function words(name: string): string {
-  return name.replace(/_/g, ' ');
 }

@@ -153,3 +153,22 @@ describe('Turn', () => {
     expect(screen.queryByTestId('unverified')).toBeNull();
   });
 });
+
+describe('Turn final result', () => {
+  it('shows the chart and the table the answer rests on under the summary, not only in a folded step', async () => {
+    renderWithStore(<Turn {...props()} />);
+    const final = await screen.findByTestId('final-result');
+    const answer = screen.getByTestId('answer');
+    expect(answer).toContainElement(final);
+    expect(within(final).getByTestId('chart')).toBeInTheDocument();
+    expect(within(final).getByRole('grid')).toBeInTheDocument();
+    // The chart is not drawn twice: its step stays folded.
+    expect(screen.getAllByTestId('chart')).toHaveLength(1);
+  });
+
+  it('shows none while the run streams', () => {
+    const firstDelta = chartRun.findIndex((e) => e.type === 'text_delta' && e.step === 4);
+    renderWithStore(<Turn {...props({ events: chartRun.slice(0, firstDelta + 1) })} />);
+    expect(screen.queryByTestId('final-result')).toBeNull();
+  });
+});

@@ -7,6 +7,7 @@ import { ErrorNote } from '../common/ErrorNote';
 import { CallCard, callRef, opensByDefault } from './CallCard';
 import { Verdict } from './Verdict';
 import { WhatWasSent } from './WhatWasSent';
+import { FinalResult, finalResult } from './FinalResult';
 import './chat.css';
 
 export interface TurnProps {
@@ -61,6 +62,10 @@ export function Turn({ question, runId, events, latest, busy, onAnswer, onReport
   }, [flash]);
 
   const callCount = steps.reduce((n, s) => n + s.calls.length, 0);
+  // The result the answer rests on is shown under its summary once the run
+  // is done; its chart then does not open in the steps as well.
+  const final = useMemo(() => (status === 'done' ? finalResult(trace) : {}), [status, trace]);
+  const inlineChart = final.chart?.call.key;
   const q = trace.question;
   return (
     <article className="turn" data-testid="turn" data-run={runId} data-status={status ?? 'running'}>
@@ -90,9 +95,9 @@ export function Turn({ question, runId, events, latest, busy, onAnswer, onReport
                       key={c.key}
                       call={c}
                       runId={runId}
-                      open={opened[c.key] ?? opensByDefault(c)}
+                      open={opened[c.key] ?? (opensByDefault(c) && c.key !== inlineChart)}
                       flash={flash === c.key}
-                      onToggle={() => setOpened((o) => ({ ...o, [c.key]: !(o[c.key] ?? opensByDefault(c)) }))}
+                      onToggle={() => setOpened((o) => ({ ...o, [c.key]: !(o[c.key] ?? (opensByDefault(c) && c.key !== inlineChart)) }))}
                     />
                   ))}
                 </li>
@@ -109,12 +114,14 @@ export function Turn({ question, runId, events, latest, busy, onAnswer, onReport
       {outcome && (outcome.summary || (outcome.findings?.length ?? 0) > 0) ? (
         <div className="answer" data-testid="answer">
           {outcome.summary && <Markdown text={outcome.summary} />}
+          <FinalResult final={final} />
           {(outcome.findings?.length ?? 0) > 0 && <Findings outcome={outcome} onReveal={reveal} trace={trace} />}
           <Unverified outcome={outcome} />
         </div>
       ) : answer || outcome?.answer ? (
         <div className={trace.running ? 'answer answer--streaming' : 'answer'} data-testid="answer">
           <Markdown text={outcome?.answer ?? answer?.text ?? ''} />
+          {outcome && <FinalResult final={final} />}
           {outcome && <Unverified outcome={outcome} />}
         </div>
       ) : null}

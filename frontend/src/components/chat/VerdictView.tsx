@@ -21,15 +21,19 @@ const checkNames: Record<string, string> = {
 
 /** A finding's check: the verdict, then each check with its result. */
 export function VerdictView({ data }: { data: VerdictData }) {
+  // The reasons are mostly the checks' own details: each fact is said once,
+  // under its check; only reasons of their own are listed above.
+  const details = new Set((data.checks ?? []).map((c) => c.detail));
+  const reasons = (data.reasons ?? []).filter((r) => !details.has(r));
   return (
     <div className={`verdict verdict--${data.verdict}`}>
       <div className="verdict__head">
         <span className="verdict__badge">{labels[data.verdict] ?? data.verdict}</span>
         <span className="verdict__finding">{data.finding}</span>
       </div>
-      {(data.reasons ?? []).length > 0 && (
+      {reasons.length > 0 && (
         <ul className="verdict__reasons">
-          {data.reasons!.map((r) => (
+          {reasons.map((r) => (
             <li key={r}>{r}</li>
           ))}
         </ul>

@@ -30,6 +30,8 @@ export default function MarkdownView({ text, localImage }: MarkdownViewProps) {
     () => ({
       a: SafeLink,
       img: (props: ComponentProps<'img'>) => <SafeImage {...props} localImage={localImage} />,
+      // A code block may scroll sideways: keyboard users reach it with Tab.
+      pre: ({ node: _node, ...props }: ComponentProps<'pre'> & { node?: unknown }) => <pre tabIndex={0} {...props} />,
     }),
     [localImage],
   );

@@ -123,23 +123,25 @@ function ConnectionItem({
 }) {
   return (
     <div className="conn" data-testid="connection">
-      <div
-        className={open ? 'side-item conn__item conn__item--open' : 'side-item conn__item'}
-        role="button"
-        tabIndex={0}
-        aria-expanded={open}
-        title={conn.url}
-        onClick={onToggle}
-        onKeyDown={(e) => e.key === 'Enter' && onToggle()}
-      >
-        <Icon name="chevron" size={12} className="conn__chevron" />
-        <Icon name="database" className="side-item__icon" />
-        <div className="side-item__main">
-          <span className="side-item__name">{conn.name}</span>
-          <span className="side-item__sub">
-            {kindName(conn.kind)} · {whereOf(conn)}
+      <div className={open ? 'side-item conn__item conn__item--open' : 'side-item conn__item'} title={conn.url} onClick={onToggle}>
+        <button
+          type="button"
+          className="side-item__open"
+          aria-expanded={open}
+          onClick={(e) => {
+            e.stopPropagation();
+            onToggle();
+          }}
+        >
+          <Icon name="chevron" size={12} className="conn__chevron" />
+          <Icon name="database" className="side-item__icon" />
+          <span className="side-item__main">
+            <span className="side-item__name">{conn.name}</span>
+            <span className="side-item__sub">
+              {kindName(conn.kind)} · {whereOf(conn)}
+            </span>
           </span>
-        </div>
+        </button>
         {conn.role && (
           <span className="conn__role-badge" title={`${conn.role.role} can do more than read: open the connection to see what`} data-testid="role-badge">
             <Icon name="warning" size={14} />

@@ -74,7 +74,8 @@ export function ReportView({ chatId, runId }: { chatId: string; runId: string })
           )}
         </div>
       )}
-      <div className="report-view__scroll">
+      {/* Focusable, so the keyboard scrolls a report with no link in it. */}
+      <div className="report-view__scroll" tabIndex={0} role="region" aria-label="Report">
         <article className="report" data-testid="report">
           {state?.error && (
             <ErrorNote title="The report could not be written" problem={state.error} />

@@ -26,7 +26,7 @@ function store() {
 beforeEach(() => {
   resetFake();
   fake.getSettings.mockResolvedValue(settings);
-  fake.listModels.mockResolvedValue([
+  fake.listModelsFor.mockResolvedValue([
     { name: 'qwen3:8b', tools: true, toolsKnown: true, contextLength: 40960, size: 5_200_000_000, recommended: true },
     { name: 'gemma2:2b', tools: false, toolsKnown: true, contextLength: 8192, size: 1_600_000_000, warning: 'Too small to plan well.' },
   ]);
@@ -62,7 +62,8 @@ describe('SettingsView', () => {
     fireEvent.change(screen.getByRole('spinbutton', { name: 'Steps per question' }), { target: { value: '20' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(fake.saveSettings).toHaveBeenCalledTimes(1));
-    expect(fake.saveSettings.mock.calls[0]![0]).toEqual({ ...settings, provider: 'openai', maxSteps: 20 });
+    // A change of provider is tried before it is kept.
+    expect(fake.saveSettings.mock.calls[0]![0]).toEqual({ ...settings, provider: 'openai', maxSteps: 20, test: true });
 
     fireEvent.change(key, { target: { value: 'sk-secret' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
@@ -109,16 +110,18 @@ describe('SettingsView', () => {
     fireEvent.change(field, { target: { value: 'nomic-embed-text' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(fake.saveSettings).toHaveBeenCalledTimes(1));
-    expect(fake.saveSettings.mock.calls[0]![0]).toEqual({ ...settings, embedModel: 'nomic-embed-text' });
+    expect(fake.saveSettings.mock.calls[0]![0]).toEqual({ ...settings, embedModel: 'nomic-embed-text', test: true });
   });
 
   it('marks embedding models as such, and a pulled one fills the embedding model, not the chat model', async () => {
     const embedder = { name: 'nomic-embed-text', tools: false, toolsKnown: true, contextLength: 2048, size: 274_000_000, warning: 'This model has no native tool calling.' };
-    fake.listModels.mockResolvedValue([{ name: 'qwen3:8b', tools: true, toolsKnown: true, contextLength: 40960, size: 5_200_000_000 }, embedder]);
+    fake.listModelsFor.mockResolvedValue([{ name: 'qwen3:8b', tools: true, toolsKnown: true, contextLength: 40960, size: 5_200_000_000 }, embedder]);
     renderWithStore(<SettingsView />, store());
     const models = within(await screen.findByRole('radiogroup', { name: 'Installed models' }));
     const row = models.getByText('nomic-embed-text').closest('label')!;
-    expect(row).toHaveTextContent('embedding · for table search');
+    expect(row).toHaveTextContent('embedding · use for table search');
+    // It cannot be picked as the model that answers.
+    expect(within(row).getByRole('radio')).toBeDisabled();
     expect(row).not.toHaveTextContent('no tools');
     expect(row).not.toHaveTextContent('no native tool calling');
 
@@ -129,6 +132,55 @@ describe('SettingsView', () => {
     expect(fake.pullModel).toHaveBeenCalledWith('mxbai-embed-large');
     expect(screen.getByRole('textbox', { name: 'Embedding model (optional)' })).toHaveValue('mxbai-embed-large');
     expect(models.getByRole('radio', { name: /qwen3:8b/ })).toBeChecked();
+  });
+
+  it('Refresh lists the models of the address in the field, before Save', async () => {
+    renderWithStore(<SettingsView />, store());
+    await screen.findByRole('radiogroup', { name: 'Installed models' });
+    expect(fake.listModelsFor).toHaveBeenLastCalledWith(settings);
+    fireEvent.change(screen.getByRole('textbox', { name: 'Ollama URL' }), { target: { value: 'http://gpu-box:11434' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Refresh the models' }));
+    await waitFor(() => expect(fake.listModelsFor).toHaveBeenLastCalledWith({ ...settings, ollamaURL: 'http://gpu-box:11434' }));
+    expect(fake.saveSettings).not.toHaveBeenCalled();
+  });
+
+  it('a change that does not work is not saved: one error, no “Settings saved”, and Save anyway', async () => {
+    fake.saveSettings.mockImplementation(async (s: SettingsUpdate) => {
+      if (s.test) throw { code: 'model', message: 'Not saved: Cannot reach http://gpu-box:11434.', hint: 'Start Ollama. Save anyway to keep these settings as they are.' };
+    });
+    const { store: st } = renderWithStore(<SettingsView />, store());
+    fireEvent.change(await screen.findByRole('textbox', { name: 'Ollama URL' }), { target: { value: 'http://gpu-box:11434' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    const error = await screen.findByTestId('save-error');
+    expect(error).toHaveTextContent('Not saved: Cannot reach http://gpu-box:11434.');
+    expect(st.get().notices.map((n) => n.message)).not.toContain('Settings saved');
+    fireEvent.click(within(error).getByRole('button', { name: 'Save anyway' }));
+    await waitFor(() => expect(fake.saveSettings).toHaveBeenCalledTimes(2));
+    expect(fake.saveSettings.mock.calls[1]![0]).toEqual({ ...settings, ollamaURL: 'http://gpu-box:11434' });
+    await waitFor(() => expect(st.get().notices.map((n) => n.message)).toContain('Settings saved'));
+  });
+
+  it('the OpenAI-compatible tab lists the server’s models and tests the form', async () => {
+    fake.listModelsFor.mockResolvedValue([
+      { name: 'gpt-oss-20b', tools: true, toolsKnown: true, contextLength: 0, size: 0 },
+      { name: 'text-embedding-3-small', tools: false, toolsKnown: false, contextLength: 0, size: 0, embedding: true },
+    ]);
+    fake.testSettings.mockResolvedValue({ ok: false, message: 'http://localhost:1234/v1 does not offer gpt-4.1', hint: 'Pick one of its models in Settings (it offers gpt-oss-20b).' });
+    renderWithStore(<SettingsView />, store());
+    fireEvent.click(await screen.findByRole('radio', { name: 'OpenAI-compatible' }));
+    fireEvent.change(screen.getByRole('textbox', { name: 'Base URL' }), { target: { value: 'http://localhost:1234/v1' } });
+    fireEvent.change(screen.getByLabelText(/^API key/), { target: { value: 'sk-typed' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Refresh the models' }));
+    await waitFor(() =>
+      expect(fake.listModelsFor).toHaveBeenLastCalledWith(expect.objectContaining({ provider: 'openai', openaiBaseURL: 'http://localhost:1234/v1', apiKey: 'sk-typed' })),
+    );
+    const options = Array.from(screen.getByTestId('openai-models').querySelectorAll('option')).map((o) => o.value);
+    expect(options).toEqual(['gpt-oss-20b']);
+    fireEvent.change(screen.getByRole('combobox', { name: /Model/ }), { target: { value: 'gpt-4.1' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Test' }));
+    expect(await screen.findByTestId('settings-test')).toHaveTextContent('does not offer gpt-4.1');
+    expect(fake.testSettings).toHaveBeenCalledWith(expect.objectContaining({ model: 'gpt-4.1', apiKey: 'sk-typed' }));
+    expect(fake.saveSettings).not.toHaveBeenCalled();
   });
 
   it('applies the theme it saves', async () => {

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import * as api from '../../api';
-import type { ModelInfo, Settings } from '../../api';
+import type { Check, ModelInfo, Settings } from '../../api';
 import { formatBytes } from '../../format';
 import { useActions } from '../../state/actions';
 import { useBackendEvent } from '../../state/events';
@@ -62,14 +62,18 @@ export function SettingsView() {
   const [pull, setPull] = useState<Pull | null>(null);
   const [saving, setSaving] = useState(false);
   const [saveError, setSaveError] = useState<Problem | null>(null);
+  const [testing, setTesting] = useState(false);
+  const [tested, setTested] = useState<Check | null>(null);
 
   useEffect(() => {
     if (form === null && saved !== null) setForm(saved);
   }, [saved, form]);
 
-  const loadModels = async () => {
+  // The models of the server the form names now (its address, its typed
+  // key), saved or not: Refresh after editing the address lists that one.
+  const loadModels = async (f: Settings | null = form, key = apiKey) => {
     try {
-      setModels(await api.listModels());
+      setModels(f ? await api.listModelsFor(key === '' ? f : { ...f, apiKey: key }) : await api.listModels());
       setModelsError(null);
     } catch (err) {
       setModels([]);
@@ -77,7 +81,9 @@ export function SettingsView() {
     }
   };
   useEffect(() => {
-    void loadModels();
+    void loadModels(saved);
+    // Once, for the settings as saved; later lists follow the form (Refresh).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   useBackendEvent('model:pull', (p) => {
@@ -98,21 +104,43 @@ export function SettingsView() {
   const set = <K extends keyof Settings>(k: K, v: Settings[K]) => setForm({ ...form, [k]: v });
   const dirty = JSON.stringify(form) !== JSON.stringify(saved) || apiKey !== '';
 
-  const save = async () => {
+  // A change of server, model or key is tried before it is kept (test):
+  // settings that do not work are not saved, and say why, once.
+  const modelChanged =
+    saved === null ||
+    apiKey !== '' ||
+    (['provider', 'model', 'ollamaURL', 'openaiBaseURL', 'embedModel'] as const).some((k) => form[k] !== saved[k]);
+  const save = async (anyway = false) => {
     setSaving(true);
     setSaveError(null);
+    setTested(null);
     try {
-      await api.saveSettings(apiKey === '' ? form : { ...form, apiKey });
+      const update = apiKey === '' ? form : { ...form, apiKey };
+      await api.saveSettings(modelChanged && !anyway ? { ...update, test: true } : update);
       setApiKey('');
       await a.refreshSettings();
-      setForm(a.store.get().settings);
+      const now = a.store.get().settings;
+      setForm(now);
       a.notify('info', 'Settings saved');
       void a.refreshStatus();
-      void loadModels();
+      void loadModels(now, '');
     } catch (err) {
       setSaveError(problemOf(err));
     } finally {
       setSaving(false);
+    }
+  };
+
+  const test = async () => {
+    setTesting(true);
+    setTested(null);
+    try {
+      setTested(await api.testSettings(apiKey === '' ? form : { ...form, apiKey }));
+    } catch (err) {
+      const p = problemOf(err);
+      setTested({ ok: false, message: p.message, hint: p.hint });
+    } finally {
+      setTesting(false);
     }
   };
 
@@ -143,12 +171,21 @@ export function SettingsView() {
           Revert
         </button>
         <button type="button" className="button button--primary" disabled={!dirty || saving} onClick={() => void save()}>
-          {saving ? 'Saving…' : 'Save'}
+          {saving ? (modelChanged ? 'Testing…' : 'Saving…') : 'Save'}
         </button>
       </header>
       <div className="settings__scroll">
         <div className="settings__column">
-          {saveError && <ErrorNote title="The settings were not saved" problem={saveError} />}
+          {saveError && (
+            <div data-testid="save-error">
+              <ErrorNote title="The settings were not saved" problem={saveError} onDismiss={() => setSaveError(null)} />
+              {saveError.code === 'model' && (
+                <button type="button" className="button settings__anyway" disabled={saving} onClick={() => void save(true)}>
+                  Save anyway
+                </button>
+              )}
+            </div>
+          )}
 
           <section className="card">
             <h2 className="card__title">Model</h2>
@@ -178,7 +215,7 @@ export function SettingsView() {
                 <div className="field">
                   <span className="field__label">
                     Model
-                    <button type="button" className="link field__aside" onClick={() => void loadModels()}>
+                    <button type="button" className="link field__aside" onClick={() => void loadModels()} title="List the models of the address above" aria-label="Refresh the models">
                       <Icon name="refresh" size={12} /> Refresh
                     </button>
                   </span>
@@ -190,11 +227,24 @@ export function SettingsView() {
                     <div className="models" role="radiogroup" aria-label="Installed models">
                       {models.map((m) => (
                         <label key={m.name} className={m.name === form.model ? 'model model--on' : 'model'}>
-                          <input type="radio" name="model" checked={m.name === form.model} onChange={() => set('model', m.name)} />
+                          {/* An embedding model cannot answer: it is offered for table search, not as the model. */}
+                          <input
+                            type="radio"
+                            name="model"
+                            checked={m.name === form.model}
+                            disabled={embeds(m) && m.name !== form.model}
+                            onChange={() => set('model', m.name)}
+                          />
                           <span className="model__name">{m.name}</span>
                           {m.recommended && <span className="tag tag--accent">recommended</span>}
-                          {isEmbedding(m.name) ? (
-                            <span className="tag">embedding · for table search</span>
+                          {embeds(m) ? (
+                            form.embedModel === m.name ? (
+                              <span className="tag tag--accent">embedding · used for table search</span>
+                            ) : (
+                              <button type="button" className="tag tag--button" onClick={() => set('embedModel', m.name)}>
+                                embedding · use for table search
+                              </button>
+                            )
                           ) : m.toolsKnown ? (
                             m.tools ? (
                               <span className="tag tag--ok">tools</span>
@@ -208,12 +258,17 @@ export function SettingsView() {
                             {m.contextLength > 0 && `${Math.round(m.contextLength / 1024)}K context`}
                             {m.size > 0 && ` · ${formatBytes(m.size)}`}
                           </span>
-                          {m.warning && !isEmbedding(m.name) && <span className="model__warning">{m.warning}</span>}
+                          {m.warning && !embeds(m) && <span className="model__warning">{m.warning}</span>}
                         </label>
                       ))}
                     </div>
                   )}
-                  {selected && selected.toolsKnown && !selected.tools && (
+                  {selected && embeds(selected) && (
+                    <div className="field__note field__note--warn" role="alert">
+                      {selected.name} only makes embeddings: it cannot answer questions. Pick a chat model (one marked “tools”).
+                    </div>
+                  )}
+                  {selected && !embeds(selected) && selected.toolsKnown && !selected.tools && (
                     <div className="field__note field__note--warn">
                       {selected.name} cannot call tools, so it cannot explore data. Pick a model marked “tools”.
                     </div>
@@ -269,12 +324,51 @@ export function SettingsView() {
                     </span>
                   )}
                 </label>
-                <label className="field">
-                  <span className="field__label">Model</span>
-                  <input value={form.model} onChange={(e) => set('model', e.target.value)} placeholder="gpt-4.1-mini" />
-                </label>
+                <div className="field">
+                  <label className="field__label" htmlFor="openai-model">
+                    Model
+                    <button type="button" className="link field__aside" onClick={() => void loadModels()} title="List the models of the base URL above" aria-label="Refresh the models">
+                      <Icon name="refresh" size={12} /> Refresh
+                    </button>
+                  </label>
+                  <input
+                    id="openai-model"
+                    list="openai-models"
+                    value={form.model}
+                    onChange={(e) => set('model', e.target.value)}
+                    placeholder="gpt-4.1-mini"
+                  />
+                  <datalist id="openai-models" data-testid="openai-models">
+                    {(models ?? []).filter((m) => !embeds(m)).map((m) => (
+                      <option key={m.name} value={m.name} />
+                    ))}
+                  </datalist>
+                  {modelsError ? (
+                    <ErrorNote title="Could not list the server's models" problem={modelsError} />
+                  ) : (
+                    models &&
+                    models.length > 0 && (
+                      <span className="field__note">
+                        {models.filter((m) => !embeds(m)).length} models offered: type to pick one, or choose from the list.
+                      </span>
+                    )
+                  )}
+                </div>
               </>
             )}
+            <div className="settings__test">
+              <button type="button" className="button" disabled={testing} onClick={() => void test()}>
+                {testing ? <span className="spinner spinner--small" aria-hidden="true" /> : <Icon name="play" size={13} />} Test
+              </button>
+              <span role="status" data-testid="settings-test">
+                {tested && (
+                  <span className={tested.ok ? 'check check--ok' : 'check check--bad'}>
+                    <span className="dot" /> {tested.ok ? `Works: ${tested.message}` : tested.message}
+                    {!tested.ok && tested.hint && <span className="check__hint">{tested.hint}</span>}
+                  </span>
+                )}
+              </span>
+            </div>
             <div className="field">
               <label className="field__label" htmlFor="embed-model">
                 Embedding model (optional)
@@ -337,7 +431,7 @@ export function SettingsView() {
           {status?.docker && (
             <section className="card">
               <h2 className="card__title">Python sandbox</h2>
-              <div className={status.docker.ok ? 'check check--ok' : 'check check--bad'}>
+              <div className={status.docker.ok ? 'check check--ok' : 'check check--off'}>
                 <span className="dot" /> {status.docker.message}
                 {!status.docker.ok && status.docker.hint && <div className="check__hint">{status.docker.hint}</div>}
               </div>
@@ -359,4 +453,9 @@ export function SettingsView() {
  */
 function isEmbedding(name: string): boolean {
   return /embed/i.test(name);
+}
+
+/** Whether a listed model only embeds: as the server says, else by its name. */
+function embeds(m: ModelInfo): boolean {
+  return !!m.embedding || isEmbedding(m.name);
 }

@@ -116,37 +116,50 @@ function DatasetItem({
     <div
       className={active ? 'side-item side-item--active' : 'side-item'}
       data-testid="dataset"
-      role="button"
-      tabIndex={0}
       onClick={() => !editing && a.show({ kind: 'dataset', name: d.name, mode: 'preview' })}
-      onKeyDown={(e) => e.key === 'Enter' && !editing && a.show({ kind: 'dataset', name: d.name, mode: 'preview' })}
       title={d.note ? `${d.source}\n\n${d.note}` : d.source}
     >
-      <Icon name="table" className="side-item__icon" />
-      <div className="side-item__main">
-        {editing ? (
-          <InlineEdit
-            value={d.name}
-            label="Dataset name"
-            onCancel={() => onEdit(false)}
-            onCommit={(v) => {
-              onEdit(false);
-              void a.renameDataset(d.name, v);
-            }}
-          />
-        ) : (
-          <span className="side-item__name">{d.name}</span>
-        )}
-        <span className="side-item__sub">
-          {rows(d.rows, true)} · {source}
-          {d.warnings.length > 0 && (
-            <span className="side-item__warn" title={d.warnings.join('\n')}>
-              {' '}
-              · {d.warnings.length} {d.warnings.length === 1 ? 'warning' : 'warnings'}
+      {editing ? (
+        <>
+          <Icon name="table" className="side-item__icon" />
+          <span className="side-item__main">
+            <InlineEdit
+              value={d.name}
+              label="Dataset name"
+              onCancel={() => onEdit(false)}
+              onCommit={(v) => {
+                onEdit(false);
+                void a.renameDataset(d.name, v);
+              }}
+            />
+          </span>
+        </>
+      ) : (
+        // The row's one button: a menu button beside it, not inside it.
+        <button
+          type="button"
+          className="side-item__open"
+          aria-current={active ? 'page' : undefined}
+          onClick={(e) => {
+            e.stopPropagation();
+            a.show({ kind: 'dataset', name: d.name, mode: 'preview' });
+          }}
+        >
+          <Icon name="table" className="side-item__icon" />
+          <span className="side-item__main">
+            <span className="side-item__name">{d.name}</span>
+            <span className="side-item__sub">
+              {rows(d.rows, true)} · {source}
+              {d.warnings.length > 0 && (
+                <span className="side-item__warn" title={d.warnings.join('\n')}>
+                  {' '}
+                  · {d.warnings.length} {d.warnings.length === 1 ? 'warning' : 'warnings'}
+                </span>
+              )}
             </span>
-          )}
-        </span>
-      </div>
+          </span>
+        </button>
+      )}
       <Menu
         label={`Actions for ${d.name}`}
         items={[
@@ -206,27 +219,39 @@ function Chats() {
                   className={c.id === chatId && view.kind === 'chat' ? 'side-item side-item--active' : 'side-item'}
                   data-testid="chat"
                   title={c.connection ? `About the database ${c.connection}` : undefined}
-                  role="button"
-                  tabIndex={0}
                   onClick={() => editing !== c.id && void a.openChat(c.id)}
-                  onKeyDown={(e) => e.key === 'Enter' && editing !== c.id && void a.openChat(c.id)}
                 >
-                  <Icon name={c.connection ? 'database' : 'chat'} className="side-item__icon" />
-                  <div className="side-item__main">
-                    {editing === c.id ? (
-                      <InlineEdit
-                        value={c.name}
-                        label="Conversation name"
-                        onCancel={() => setEditing(null)}
-                        onCommit={(v) => {
-                          setEditing(null);
-                          void a.renameChat(c.id, v);
-                        }}
-                      />
-                    ) : (
-                      <span className="side-item__name">{c.name || 'New conversation'}</span>
-                    )}
-                  </div>
+                  {editing === c.id ? (
+                    <>
+                      <Icon name={c.connection ? 'database' : 'chat'} className="side-item__icon" />
+                      <span className="side-item__main">
+                        <InlineEdit
+                          value={c.name}
+                          label="Conversation name"
+                          onCancel={() => setEditing(null)}
+                          onCommit={(v) => {
+                            setEditing(null);
+                            void a.renameChat(c.id, v);
+                          }}
+                        />
+                      </span>
+                    </>
+                  ) : (
+                    <button
+                      type="button"
+                      className="side-item__open"
+                      aria-current={c.id === chatId && view.kind === 'chat' ? 'page' : undefined}
+                      onClick={(e) => {
+                        e.stopPropagation();
+                        void a.openChat(c.id);
+                      }}
+                    >
+                      <Icon name={c.connection ? 'database' : 'chat'} className="side-item__icon" />
+                      <span className="side-item__main">
+                        <span className="side-item__name">{c.name || 'New conversation'}</span>
+                      </span>
+                    </button>
+                  )}
                   {running[c.id] && <span className="spinner spinner--small" aria-label="running" />}
                   <Menu
                     label={`Actions for ${c.name || 'conversation'}`}
