@@ -16,10 +16,10 @@ export function Verdict({
   const [why, setWhy] = useState<string | null>(null);
   const given = feedback?.verdict;
   return (
-    <span className="verdict" data-testid="verdict">
+    <span className="feedback" data-testid="verdict">
       <button
         type="button"
-        className={`verdict__button${given === 'up' ? ' verdict__button--on' : ''}`}
+        className={`feedback__button${given === 'up' ? ' feedback__button--on' : ''}`}
         aria-pressed={given === 'up'}
         aria-label="Right answer: verify it"
         title="Right answer: verify its question and SQL for later questions"
@@ -29,7 +29,7 @@ export function Verdict({
       </button>
       <button
         type="button"
-        className={`verdict__button${given === 'down' ? ' verdict__button--on' : ''}`}
+        className={`feedback__button${given === 'down' ? ' feedback__button--on' : ''}`}
         aria-pressed={given === 'down'}
         aria-label="Wrong answer"
         title="Wrong answer: say why"
@@ -37,11 +37,11 @@ export function Verdict({
       >
         👎
       </button>
-      {given === 'up' && <span className="verdict__said">Verified</span>}
-      {given === 'down' && why === null && <span className="verdict__said">Marked wrong{feedback?.note ? `: ${feedback.note}` : ''}</span>}
+      {given === 'up' && <span className="feedback__said">Verified</span>}
+      {given === 'down' && why === null && <span className="feedback__said">Marked wrong{feedback?.note ? `: ${feedback.note}` : ''}</span>}
       {why !== null && (
         <form
-          className="verdict__why"
+          className="feedback__why"
           onSubmit={(e) => {
             e.preventDefault();
             onVerdict('down', why.trim());
