@@ -41,11 +41,12 @@ var dtoFixtures = map[string]any{
 	"LoadProgress":  app.LoadProgress{},
 	"LoadReport":    app.LoadReport{},
 	// Query
-	"Column":      app.Column{},
-	"Page":        app.Page{},
-	"QueryResult": app.QueryResult{},
-	"SchemaNames": app.SchemaNames{},
-	"SchemaTable": app.SchemaTable{},
+	"Column":       app.Column{},
+	"Page":         app.Page{},
+	"QueryResult":  app.QueryResult{},
+	"SchemaNames":  app.SchemaNames{},
+	"SchemaTable":  app.SchemaTable{},
+	"ExportedFile": app.ExportedFile{},
 	// Tool displays
 	"ToolTable":     tools.Table{},
 	"ToolChart":     tools.Chart{},

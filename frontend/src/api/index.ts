@@ -20,6 +20,7 @@ import type {
   EventMap,
   EventName,
   ExportFormat,
+  ExportedFile,
   LoadReport,
   ModelInfo,
   Page,
@@ -136,6 +137,8 @@ export const runSQL = (sql: string): Promise<QueryResult> => call('RunSQL', sql)
 export const page = (ref: string, offset: number, limit: number): Promise<Page> => call('Page', ref, offset, limit);
 /** The native save dialog; the path written, or null when canceled. */
 export const exportCSV = (ref: string): Promise<string | null> => call('ExportCSV', ref);
+/** Every row of a dataset (not its preview) to a CSV named after it; null when canceled. */
+export const exportDataset = (name: string): Promise<ExportedFile | null> => call('ExportDataset', name);
 export const schemaNames = (): Promise<SchemaNames> => call('SchemaNames');
 
 // ---- Chat -----------------------------------------------------------------------

@@ -23,6 +23,7 @@ export const METHODS = [
   'ConnectionTables',
   'DeleteChat',
   'ExportCSV',
+  'ExportDataset',
   'ExportReport',
   'GetChat',
   'GetPrivacy',

@@ -94,6 +94,12 @@ export interface QueryResult {
   page: Page;
 }
 
+/** A file an export wrote and how many rows it holds. */
+export interface ExportedFile {
+  path: string;
+  rows: number;
+}
+
 /** A table's name and its columns' names (for completion). */
 export interface SchemaTable {
   name: string;

@@ -115,7 +115,7 @@ export function DatasetView({ name, mode }: { name: string; mode: 'preview' | 'p
       )}
       <div className="dataset-view__body">
         {error && <ErrorNote problem={error} title={mode === 'preview' ? 'Could not preview' : 'Could not profile'} />}
-        {mode === 'preview' && source && <DataGrid source={source} fill />}
+        {mode === 'preview' && source && <DataGrid source={source} fill exportAll={() => api.exportDataset(name)} />}
         {mode === 'profile' && profile?.data != null && (
           <div className="dataset-view__profile">
             <ProfileView data={profile.data as ProfileData} />
