@@ -72,8 +72,14 @@ func (a *App) OpenFiles(paths []string) ([]LoadReport, error) {
 	return out, wrap(err)
 }
 
-// loadFile loads one file, throttling its progress events.
+// loadFile loads one file, detecting how text files are written.
 func (a *App) loadFile(ctx context.Context, ws *workspace.Workspace, path string) ([]catalog.Dataset, error) {
+	return a.loadFileWith(ctx, ws, path, load.TextOptions{})
+}
+
+// loadFileWith loads one file, reading a text file with the import
+// options text, throttling its progress events.
+func (a *App) loadFileWith(ctx context.Context, ws *workspace.Workspace, path string, text load.TextOptions) ([]catalog.Dataset, error) {
 	var (
 		mu    sync.Mutex
 		last  time.Time
@@ -92,7 +98,7 @@ func (a *App) loadFile(ctx context.Context, ws *workspace.Workspace, path string
 				Percent: p.Percent, Rows: p.Rows, Bytes: p.Bytes, TotalBytes: p.Total})
 		}
 	}
-	return ws.Loader.Load(ctx, path, load.Options{Progress: progress})
+	return ws.Loader.Load(ctx, path, load.Options{Progress: progress, Text: text})
 }
 
 // RecentFiles returns the files opened most recently, newest first, that

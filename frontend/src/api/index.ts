@@ -34,6 +34,7 @@ import type {
   Settings,
   SettingsUpdate,
   Status,
+  TextOptions,
   ToolDisplay,
 } from './types';
 
@@ -103,6 +104,10 @@ export const listDatasets = (): Promise<Dataset[]> => call('ListDatasets');
 export const chooseFiles = (): Promise<string[]> => call('ChooseFiles');
 /** Loads each file (load:progress events, then datasets:changed); one failing does not stop the others. */
 export const openFiles = (paths: string[]): Promise<LoadReport[]> => call('OpenFiles', paths);
+/** OpenFiles with the import options of text files. */
+export const openFilesWith = (paths: string[], options: TextOptions): Promise<LoadReport[]> => call('OpenFilesWith', paths, options);
+/** A text dataset's file loaded again with import options (kept for its refreshes). */
+export const reloadDataset = (name: string, options: TextOptions): Promise<Dataset> => call('ReloadDataset', name, options);
 export const recentFiles = (): Promise<string[]> => call('RecentFiles');
 export const renameDataset = (name: string, newName: string): Promise<void> => call('RenameDataset', name, newName);
 export const refreshDataset = (name: string): Promise<void> => call('RefreshDataset', name);
