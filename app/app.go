@@ -74,6 +74,7 @@ type App struct {
 
 	ws       wsHolder
 	results  *results.Store
+	console  consoleQuery           // the SQL console's running query (CancelSQL)
 	runs     runRegistry            // what can be stopped, and the live runs
 	chats    *session.Conversations // the conversation store
 	remotes  *remotePool            // the databases connection chats (and the sidebar) use

@@ -138,6 +138,8 @@ export const sampleQuestions = (): Promise<string[]> => call('SampleQuestions');
 
 /** One statement through the agent's guard; errors carry code "refused" or "sql". */
 export const runSQL = (sql: string): Promise<QueryResult> => call('RunSQL', sql);
+/** Stops the console's running query (its runSQL rejects with code "canceled"); false when none ran. */
+export const cancelSQL = (): Promise<boolean> => call('CancelSQL');
 /** Rows [offset, offset+limit) of a held result; limit ≤ 1000. */
 export const page = (ref: string, offset: number, limit: number): Promise<Page> => call('Page', ref, offset, limit);
 /** The native save dialog; the path written, or null when canceled. */

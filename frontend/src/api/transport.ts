@@ -16,6 +16,7 @@ export const METHODS = [
   'BuildSandbox',
   'Cancel',
   'CancelImport',
+  'CancelSQL',
   'CancelSandboxBuild',
   'ChartRendered',
   'ChooseFiles',

@@ -11,7 +11,7 @@ import { chooseAndOpen, closePathDialog, dismissLoadFailure, loadSample, openPat
 import type { TextOptions } from '../../api';
 import { dismissNotice, notify } from './notices';
 import { buildSandbox, cancelSandboxBuild, dismissSandboxBuild, refreshSettings, refreshStatus } from './settings';
-import { focusComposer, openConsole, runConsole, setConsoleText, show } from './view';
+import { cancelConsole, focusComposer, openConsole, runConsole, setConsoleText, show } from './view';
 
 export * from './chats';
 export * from './connections';
@@ -53,6 +53,7 @@ export function useActions() {
       openConsole: (sql?: string) => openConsole(store, sql),
       setConsoleText: (sql: string) => setConsoleText(store, sql),
       runConsole: (sql: string) => runConsole(store, sql),
+      cancelConsole: () => cancelConsole(),
       closePathDialog: () => closePathDialog(store),
       dismissAskError: () => dismissAskError(store),
       refreshConnections: () => refreshConnections(store),
