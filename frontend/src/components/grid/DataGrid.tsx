@@ -5,6 +5,7 @@ import { cellText, formatCount, rows as rowsText } from '../../format';
 import { useActions } from '../../state/actions';
 import { problemOf } from '../../state/problem';
 import { Icon } from '../common/Icon';
+import { columnFormats, formatCell } from './cellFormat';
 import './grid.css';
 
 /** A result held in Go behind ref, as much as the grid needs to page it. */
@@ -107,6 +108,9 @@ export function DataGrid({
   );
 
   const widths = useMemo(() => source.columns.map(columnWidth), [source.columns]);
+  // Formats are decided from the first rows: the preview, else the first page once here.
+  const sample = source.preview?.length ? source.preview : pages.current.get(0);
+  const formats = useMemo(() => columnFormats(source.columns, sample ?? []), [source.columns, sample]);
   const gutter = Math.max(44, String(count).length * 8 + 18);
   const template = `${gutter}px ${widths.map((w) => `${w}px`).join(' ')}`;
   const innerWidth = gutter + widths.reduce((a, b) => a + b, 0);
@@ -308,7 +312,7 @@ export function DataGrid({
                         }}
                         title={row && typeof v === 'string' && v.length > 30 ? v : undefined}
                       >
-                        {row === undefined ? '' : cellText(v)}
+                        {row === undefined ? '' : formatCell(v, formats[c]!)}
                       </span>
                     );
                   })}
