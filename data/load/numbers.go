@@ -3,6 +3,7 @@ package load
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
@@ -24,6 +25,8 @@ const (
 	american = `^[+-]?([0-9]{1,3}(,[0-9]{3})+|[0-9]+)(\.[0-9]+)?$`
 	// maxNumberColumns bounds the text columns looked at in one file.
 	maxNumberColumns = 200
+	// numberSampleRows are the rows that pick the columns worth reading whole.
+	numberSampleRows = 10000
 )
 
 // numberStyle is what one text column's values look like.
@@ -54,7 +57,22 @@ func readNumbers(ctx context.Context, c *duckdb.Conn, table, decimal string) ([]
 	if len(styles) == 0 {
 		return nil, nil
 	}
-	if err := measureStyles(ctx, c, table, styles); err != nil {
+	// The first rows pick the candidates; only they are read whole, so a
+	// file of plain text columns pays for a few thousand rows.
+	if err := measureStyles(ctx, c, "(SELECT * FROM "+duck.QuoteIdent(table)+" LIMIT "+strconv.Itoa(numberSampleRows)+")", styles); err != nil {
+		return nil, err
+	}
+	candidates := styles[:0]
+	for _, s := range styles {
+		if s.isEU() || s.isUS() {
+			candidates = append(candidates, numberStyle{name: s.name})
+		}
+	}
+	if len(candidates) == 0 {
+		return nil, nil
+	}
+	styles = candidates
+	if err := measureStyles(ctx, c, duck.QuoteIdent(table), styles); err != nil {
 		return nil, err
 	}
 	var eu, us, both []numberStyle
@@ -107,9 +125,10 @@ func readNumbers(ctx context.Context, c *duckdb.Conn, table, decimal string) ([]
 	return []string{fmt.Sprintf("%s read as numbers written with %s, %s; reload with the other decimal separator if that is wrong", names(convert), how, why)}, nil
 }
 
-// measureStyles counts, in one pass over table, how the values of each
-// column in styles are written.
-func measureStyles(ctx context.Context, c *duckdb.Conn, table string, styles []numberStyle) error {
+// measureStyles counts, in one pass over from (a quoted table, or a
+// subquery in parentheses), how the values of each column in styles are
+// written.
+func measureStyles(ctx context.Context, c *duckdb.Conn, from string, styles []numberStyle) error {
 	var sel []string
 	for _, s := range styles {
 		v := "nullif(trim(" + duck.QuoteIdent(s.name) + "), '')"
@@ -120,7 +139,7 @@ func measureStyles(ctx context.Context, c *duckdb.Conn, table string, styles []n
 			"count(*) FILTER (("+eu+" OR "+us+") AND regexp_matches("+v+", '[.,]'))")
 	}
 	const per = 4
-	return each(ctx, c, "SELECT "+strings.Join(sel, ", ")+" FROM "+duck.QuoteIdent(table), func(v []any) {
+	return each(ctx, c, "SELECT "+strings.Join(sel, ", ")+" FROM "+from+" AS t", func(v []any) {
 		for i := range styles {
 			s := &styles[i]
 			s.values, s.eu, s.us = toInt(v[i*per]), toInt(v[i*per+1]), toInt(v[i*per+2])
