@@ -41,13 +41,10 @@ func (s numberStyle) numeric() bool { return s.values > 0 && s.withSeparator > 0
 func (s numberStyle) isEU() bool    { return s.numeric() && s.eu == s.values }
 func (s numberStyle) isUS() bool    { return s.numeric() && s.us == s.values }
 
-// readNumbers inspects table's text columns (in c's transaction) and
-// converts them as decimal ("," or "." from the user; "" detects) says.
-func readNumbers(ctx context.Context, c *duckdb.Conn, table, decimal string) ([]string, error) {
-	cols, err := catalog.Describe(ctx, c, table)
-	if err != nil {
-		return nil, err
-	}
+// readNumbers inspects the text columns of table (whose columns are
+// cols, in c's transaction) and converts them as decimal ("," or "." from
+// the user; "" detects) says.
+func readNumbers(ctx context.Context, c *duckdb.Conn, table string, cols []catalog.Column, decimal string) ([]string, error) {
 	var styles []numberStyle
 	for _, col := range cols {
 		if strings.HasPrefix(strings.ToUpper(col.Type), "VARCHAR") && len(styles) < maxNumberColumns {

@@ -7,6 +7,7 @@ import (
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 
+	"github.com/loupeapp/loupe/data/catalog"
 	"github.com/loupeapp/loupe/data/duck"
 )
 
@@ -20,13 +21,12 @@ import (
 // and the load stands. The strict reading runs on a connection of its own
 // (eng's pool), so that whatever it meets cannot abort the load's
 // transaction on c.
-func raggedWarning(ctx context.Context, eng *duck.Engine, c *duckdb.Conn, o csvOpts, staged, table string) string {
-	cols, err := columnNames(ctx, c, table)
-	if err != nil || len(cols) < 2 {
+func raggedWarning(ctx context.Context, eng *duck.Engine, c *duckdb.Conn, o csvOpts, staged, table string, cols []catalog.Column) string {
+	if len(cols) < 2 {
 		return ""
 	}
 	var nulls int64
-	q := "SELECT count(*) FROM " + duck.QuoteIdent(table) + " WHERE " + duck.QuoteIdent(cols[len(cols)-1]) + " IS NULL"
+	q := "SELECT count(*) FROM " + duck.QuoteIdent(table) + " WHERE " + duck.QuoteIdent(cols[len(cols)-1].Name) + " IS NULL"
 	if err := each(ctx, c, q, func(v []any) { nulls = toInt(v[0]) }); err != nil || nulls == 0 {
 		return ""
 	}

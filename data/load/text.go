@@ -220,16 +220,36 @@ func (l *Loader) createCSV(ctx context.Context, c *duckdb.Conn, src *source, sta
 		return err
 	}
 	warnings = append(warnings, hw...)
-	if w := raggedWarning(ctx, l.eng, c, o, staged, d.Name); w != "" {
-		warnings = append(warnings, w)
-	}
-	nw, err := readNumbers(ctx, c, d.Name, o.user.Decimal)
+	sw, err := l.shapeAndNumbers(ctx, c, o, staged, d.Name)
 	if err != nil {
 		return err
 	}
-	warnings = append(warnings, nw...)
+	warnings = append(warnings, sw...)
 	d.Warnings = append(d.Warnings, warnings...)
 	return nil
+}
+
+// shapeAndNumbers says which rows were ragged and reads numbers written
+// with separators (see raggedWarning, readNumbers). A plain file (see
+// plainWide) has neither: every line has the same fields, and no value
+// holds a comma or a semicolon, so it is not read again.
+func (l *Loader) shapeAndNumbers(ctx context.Context, c *duckdb.Conn, o csvOpts, staged, table string) ([]string, error) {
+	if o.plain {
+		return nil, nil
+	}
+	cols, err := catalog.Describe(ctx, c, table)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	if w := raggedWarning(ctx, l.eng, c, o, staged, table, cols); w != "" {
+		out = append(out, w)
+	}
+	nw, err := readNumbers(ctx, c, table, cols, o.user.Decimal)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, nw...), nil
 }
 
 // ctas replaces name with the result of query, reporting DuckDB's progress.
