@@ -57,7 +57,7 @@ test('import options reload a file detection read wrong, and open one by path', 
   await expect(dialog).toBeHidden();
   await expect(page.getByText('Reloaded export with 1 warning')).toBeVisible();
   await expect(page.getByRole('columnheader', { name: /amount/ })).toContainText('double');
-  await expect(page.getByRole('gridcell', { name: '12.5', exact: true })).toBeVisible();
+  await expect(page.getByRole('gridcell', { name: '12.50', exact: true })).toBeVisible();
 
   // The same options when opening by path.
   const other = file('orders_eu.txt', 'id;amount\n1;3,5\n2;4,25\n');
