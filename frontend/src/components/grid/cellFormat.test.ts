@@ -37,6 +37,13 @@ describe('cell formats', () => {
     expect(shown[0]![5]).toBe('12345678901234567.89');
   });
 
+  it('reads a column without a declared type by its values', () => {
+    const g = columnFormats([{ name: 'tracks', type: '' }, { name: 'share', type: '' }, { name: 'genre', type: '' }], [[1297, 0.5, 'Rock'], [579, 0.25, 'Latin']]);
+    expect(formatCell(1297, g[0]!, 'en-US')).toBe('1,297');
+    expect(formatCell(0.5, g[1]!, 'en-US')).toBe('0.50');
+    expect(formatCell('Rock', g[2]!, 'en-US')).toBe('Rock');
+  });
+
   it('follows the locale', () => {
     expect(formatCell(55420.45, f[1]!, 'de-DE')).toBe('55.420,45');
   });

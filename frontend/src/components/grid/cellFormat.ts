@@ -32,8 +32,12 @@ const MIDNIGHT = ' 00:00:00';
  */
 export function columnFormats(columns: { name: string; type: string }[], rows: unknown[][]): ColumnFormat[] {
   return columns.map((c, i) => {
+    // No declared type (a SQLite expression such as count(*)): numbers by their values.
+    const values = rows.map((r) => r[i]).filter((v) => v !== null && v !== undefined);
+    const typeless = c.type.trim() === '' && values.length > 0 && values.every((v) => typeof v === 'number');
+    if (typeless && values.every((v) => Number.isInteger(v))) return { kind: 'integer', group: !LABEL.test(c.name), decimals: 0, dateOnly: false };
     if (INTEGER.test(c.type)) return { kind: 'integer', group: !LABEL.test(c.name), decimals: 0, dateOnly: false };
-    if (DECIMAL.test(c.type)) {
+    if (DECIMAL.test(c.type) || typeless) {
       let decimals = 0;
       for (const r of rows) decimals = Math.max(decimals, fractionDigits(r[i]));
       return { kind: 'decimal', group: !LABEL.test(c.name), decimals: Math.min(decimals, MAX_DECIMALS), dateOnly: false };
