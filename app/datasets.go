@@ -37,6 +37,9 @@ type Dataset struct {
 	// comment (a DuckDB file's COMMENT ON), shown when there is no note.
 	Note    string `json:"note,omitempty"`
 	Comment string `json:"comment,omitempty"`
+	// Text is the import options a text file was loaded with; absent
+	// when everything was detected.
+	Text *TextOptions `json:"text,omitempty"`
 }
 
 // DatasetColumn is a column and the statistics computed at load.
@@ -61,7 +64,7 @@ type TopValue struct {
 func datasetDTO(d catalog.Dataset) Dataset {
 	out := Dataset{Name: d.Name, Kind: d.Kind, Source: d.Source, Part: d.Part, Rows: d.Rows,
 		SizeBytes: d.SizeBytes, LoadedAt: d.LoadedAt, Storage: d.Storage, Note: d.Note, Comment: d.Comment,
-		Columns: make([]DatasetColumn, len(d.Columns)), Warnings: append([]string{}, d.Warnings...)}
+		Columns: make([]DatasetColumn, len(d.Columns)), Warnings: append([]string{}, d.Warnings...), Text: textOptionsDTO(d.Text)}
 	for i, c := range d.Columns {
 		col := DatasetColumn{Name: c.Name, Type: c.Type, Nulls: c.Nulls, Distinct: c.Distinct, Min: c.Min, Max: c.Max, Note: c.Note, Comment: c.Comment}
 		for _, t := range c.Top {
@@ -147,7 +150,7 @@ func (a *App) RefreshDataset(name string) error {
 		if _, ok := session.ImportedFrom(d); ok {
 			return a.refreshImport(ctx, ws, d)
 		}
-		if _, err := a.loadFile(ctx, ws, d.Source); err != nil {
+		if _, err := a.loadFileWith(ctx, ws, d.Source, storedText(d)); err != nil {
 			return err
 		}
 		a.s.Local.Changed(ctx, ws)

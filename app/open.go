@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"path/filepath"
 
 	"github.com/loupeapp/loupe/app/session"
 	"github.com/loupeapp/loupe/data/catalog"
@@ -43,38 +42,23 @@ func (a *App) ChooseFiles() ([]string, error) {
 // It emits datasets:changed after, and starts embedding the new tables
 // in the background when the settings name an embedding model.
 func (a *App) OpenFiles(paths []string) ([]LoadReport, error) {
-	out := make([]LoadReport, 0, len(paths))
-	err := a.s.Local.Use(func(ctx context.Context, ws *workspace.Workspace) error {
-		for _, p := range paths {
-			r := LoadReport{File: p}
-			ds, err := a.loadFile(ctx, ws, p)
-			if err != nil {
-				if ctx.Err() != nil {
-					return ctx.Err()
-				}
-				r.Error = AsError(err)
-			} else {
-				r.Datasets = datasetDTOs(ds)
-				if abs, err := filepath.Abs(p); err == nil {
-					a.recent.Add(abs)
-				}
-			}
-			out = append(out, r)
-		}
-		a.s.Local.Changed(ctx, ws)
-		return nil
-	})
-	return out, wrap(err)
+	return a.OpenFilesWith(paths, TextOptions{})
 }
 
-// loadFile loads one file, its progress published as load:progress
-// events (session.Throttle).
+// loadFile loads one file, detecting how text files are written.
 func (a *App) loadFile(ctx context.Context, ws *workspace.Workspace, path string) ([]catalog.Dataset, error) {
+	return a.loadFileWith(ctx, ws, path, load.TextOptions{})
+}
+
+// loadFileWith loads one file, reading a text file with the import
+// options text, its progress published as load:progress events
+// (session.Throttle).
+func (a *App) loadFileWith(ctx context.Context, ws *workspace.Workspace, path string, text load.TextOptions) ([]catalog.Dataset, error) {
 	progress := session.Throttle(func(p load.Progress) string { return p.Phase }, func(p load.Progress) {
 		a.publish(EventLoadProgress, LoadProgress{File: p.File, Table: p.Table, Phase: p.Phase,
 			Percent: p.Percent, Rows: p.Rows, Bytes: p.Bytes, TotalBytes: p.Total})
 	})
-	return ws.Loader.Load(ctx, path, load.Options{Progress: progress})
+	return ws.Loader.Load(ctx, path, load.Options{Progress: progress, Text: text})
 }
 
 // RecentFiles returns the files opened most recently, newest first, that

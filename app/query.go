@@ -47,12 +47,15 @@ const (
 	maxPage   = 1000 // rows one Page call returns at most
 )
 
-// RunSQL runs one statement through the same guard as the agent. Errors:
-// code "refused" (not read-only), "sql" (DuckDB's message, with its
-// candidates and position as the hint), "timeout", "invalid" (empty).
+// RunSQL runs one statement through the same guard as the agent. It is the
+// console's query: CancelSQL, or a new RunSQL, stops it. Errors: code
+// "refused" (not read-only), "sql" (DuckDB's message, with its candidates
+// and position as the hint), "timeout", "invalid" (empty), "canceled".
 func (a *App) RunSQL(sql string) (*QueryResult, error) {
 	var out *QueryResult
 	err := a.s.Local.Use(func(ctx context.Context, ws *workspace.Workspace) error {
+		ctx, done := a.console.start(ctx)
+		defer done()
 		var err error
 		out, err = a.runQuery(ctx, ws, sql, consoleLimits)
 		return err

@@ -155,14 +155,22 @@ func mdTable(q *Query, n int) string {
 	}
 	b.WriteString("\n")
 	shown := min(len(q.Preview), maxTableRows)
-	for _, row := range q.Preview[:shown] {
-		b.WriteString("|")
+	cells := make([][]string, shown)
+	for r, row := range q.Preview[:shown] {
+		cells[r] = make([]string, len(q.Columns))
 		for i := range q.Columns {
 			var v any
 			if i < len(row) {
 				v = row[i]
 			}
-			b.WriteString(" " + escapeCell(formatValue(v)) + " |")
+			cells[r][i] = formatValue(v)
+		}
+	}
+	formats := columnFormats(q.Columns, cells)
+	for _, row := range cells {
+		b.WriteString("|")
+		for i, s := range row {
+			b.WriteString(" " + escapeCell(formats[i].format(s)) + " |")
 		}
 		b.WriteString("\n")
 	}

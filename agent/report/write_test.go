@@ -47,8 +47,8 @@ func TestWritePlacesChartsAndTablesFromTheExploration(t *testing.T) {
 		"![Revenue by region, 2024](charts/c1.svg)",
 		"![Orders per month, 2024](charts/c2.svg)",
 		"![Order status](charts/c3.svg)",
-		"| region | revenue |\n| --- | ---: |\n| East | 150000 |\n| North | 120500.5 |",
-		"| Central & Overseas | 40100 |",
+		"| region | revenue |\n| --- | ---: |\n| East | 150,000.00 |\n| North | 120,500.50 |",
+		"| Central & Overseas | 40,100.00 |",
 		"| delivered | 812 | 81.2 |",
 		"*Table 1. Revenue by region in 2024 (q2): 5 rows.*",
 	} {
@@ -549,5 +549,29 @@ func TestWriteLinksChartsToTheirQueries(t *testing.T) {
 	}
 	if !strings.Contains(rep.Markdown(), "*Figure 1. Revenue by region, 2024 (data: q2)*") {
 		t.Error("caption lacks the inferred query")
+	}
+}
+
+// TestTableCellFormats: a report table writes numbers with thousands
+// separators and one number of decimals per column, ids as they are, and
+// a column of midnight timestamps as dates.
+func TestTableCellFormats(t *testing.T) {
+	cols := []Column{{Name: "month", Type: "TIMESTAMP"}, {Name: "revenue", Type: "DOUBLE"}, {Name: "orders", Type: "BIGINT"},
+		{Name: "customer_id", Type: "BIGINT"}, {Name: "at", Type: "TIMESTAMP"}, {Name: "tiny", Type: "DOUBLE"}}
+	rows := [][]string{
+		{"2024-12-01 00:00:00", "55420.45", "1234567", "100000", "2024-12-01 09:30:00", "0.5"},
+		{"2025-01-01 00:00:00", "30631.2", "12", "100001", "2024-12-02 00:00:00", "0.0000001"},
+	}
+	f := columnFormats(cols, rows)
+	want := [][]string{
+		{"2024-12-01", "55,420.45", "1,234,567", "100000", "2024-12-01 09:30:00", "0.500000"},
+		{"2025-01-01", "30,631.20", "12", "100001", "2024-12-02 00:00:00", "0.0000001"},
+	}
+	for r := range rows {
+		for i := range rows[r] {
+			if got := f[i].format(rows[r][i]); got != want[r][i] {
+				t.Errorf("row %d %s: %q → %q, want %q", r, cols[i].Name, rows[r][i], got, want[r][i])
+			}
+		}
 	}
 }

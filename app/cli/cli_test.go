@@ -101,3 +101,29 @@ func TestExitCodes(t *testing.T) {
 		})
 	}
 }
+
+// TestLoadImportOptions: `loupe load` takes the import options of a text
+// file as flags, and refuses bad ones with the load's hint.
+func TestLoadImportOptions(t *testing.T) {
+	ws := t.TempDir()
+	src := writeFile(t, t.TempDir(), "export.txt", "Export from ShopSys\nid|city|amount\n1|M\xfcnchen|1.234,5\n2|K\xf6ln|7,25\n")
+	code, out, errs := run(t, "", "load", "--workspace", ws, "--delimiter", "|", "--decimal", ",", "--encoding", "latin-1", "--skip", "1", "--header", "yes", src)
+	if code != ExitOK {
+		t.Fatalf("load exit %d: %s", code, errs)
+	}
+	var line loadLine
+	if err := json.Unmarshal([]byte(strings.TrimSpace(out)), &line); err != nil {
+		t.Fatal(err)
+	}
+	if len(line.Columns) != 3 || line.Columns[1].Name != "city" || line.Columns[2].Type != "DOUBLE" || len(line.Warnings) == 0 {
+		t.Errorf("load line = %+v", line)
+	}
+	code, out, _ = run(t, "", "sql", "--workspace", ws, "--json", "SELECT city, amount FROM export WHERE id = 1")
+	if code != ExitOK || !strings.Contains(out, "München") || !strings.Contains(out, "1234.5") {
+		t.Errorf("sql exit %d: %s", code, out)
+	}
+	code, _, errs = run(t, "", "load", "--workspace", ws, "--decimal", ";", src)
+	if code != ExitError || !strings.Contains(errs, `use "," or "."`) {
+		t.Errorf("bad --decimal: exit %d: %s", code, errs)
+	}
+}

@@ -35,6 +35,7 @@ func runLoad(ctx context.Context, e env, args []string) int {
 	fs, ws := newFlags("load", e)
 	quiet := fs.Bool("quiet", false, "no progress bar")
 	asOne := fs.String("as-one", "", "read the CSV files of one folder as one dataset of this name (columns matched by name)")
+	text := textFlags(fs)
 	args, err := parse(fs, args)
 	if err != nil {
 		return ExitUsage
@@ -59,7 +60,7 @@ func runLoad(ctx context.Context, e env, args []string) int {
 	enc := json.NewEncoder(e.stdout)
 	enc.SetEscapeHTML(false)
 	for i, f := range files {
-		var opt load.Options
+		opt := load.Options{Text: *text}
 		var bar *progressBar
 		if !*quiet && isTerminal(e.stderr) {
 			bar = &progressBar{w: e.stderr}

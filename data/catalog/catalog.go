@@ -46,6 +46,9 @@ type Dataset struct {
 	// database (Part holds the query), so that it can be run again; 0
 	// for everything else.
 	MaxRows int64 `json:"max_rows,omitempty"`
+	// Text holds the import options the user chose for a text file, so
+	// that a refresh reads it the same way; nil when all were detected.
+	Text *TextOptions `json:"text,omitempty"`
 	// Note is the user's note on the dataset (see SetNotes); it is kept
 	// across refreshes and renames.
 	Note string `json:"note,omitempty"`
@@ -62,6 +65,19 @@ type Dataset struct {
 	// again) until the dataset changes; see Fingerprint.
 	ProfileFailure *Failure `json:"profile_failure,omitempty"`
 }
+
+// TextOptions are how a delimited text file is read, where the user
+// says rather than Loupe detects. Empty fields are detected.
+type TextOptions struct {
+	Delimiter string `json:"delimiter,omitempty"` // one character; "\t" is a tab
+	Decimal   string `json:"decimal,omitempty"`   // "," or "."
+	Header    string `json:"header,omitempty"`    // "yes" or "no"
+	Encoding  string `json:"encoding,omitempty"`  // "utf-8", "latin-1" or "utf-16"
+	SkipRows  int    `json:"skip_rows,omitempty"` // lines before the header (or the data)
+}
+
+// IsZero reports whether o leaves everything to detection.
+func (o TextOptions) IsZero() bool { return o == TextOptions{} }
 
 // Failure is a failed attempt at a dataset's statistics.
 type Failure struct {

@@ -42,6 +42,9 @@ type Options struct {
 	// the columns not reached in it are left without statistics, with a
 	// warning. 0 means catalog.DefaultBudget.
 	ProfileBudget time.Duration
+	// Text are the import options of a CSV or TSV file; zero detects
+	// everything. Other formats refuse options that are set.
+	Text TextOptions
 }
 
 // Loader loads files into a workspace engine.
@@ -93,6 +96,15 @@ func (l *Loader) Load(ctx context.Context, path string, opt Options) ([]catalog.
 	src, err := open(path)
 	if err != nil {
 		return nil, err
+	}
+	if !opt.Text.IsZero() {
+		if opt.Text, err = ValidText(src.path, opt.Text); err != nil {
+			return nil, err
+		}
+		if f := src.kind.format; f != CSV && f != TSV {
+			return nil, fileErr(src.path, "import options apply to delimited text files (CSV, TSV), not to "+string(f)+" files",
+				"load it without the options", nil)
+		}
 	}
 	src.opt = opt
 	var out []catalog.Dataset

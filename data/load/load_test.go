@@ -223,9 +223,11 @@ func TestMessyButLoadable(t *testing.T) {
 		check, want         string
 	}{
 		{"duplicate and empty names", "dup.csv", "id,name,name,\n1,a,b,c\n2,d,e,f\n", 2, "renamed", `SELECT count(*) FROM %s`, "2"},
-		{"quoted newline and a ragged row", "qn.csv", "a,b,c\n1,\"multi\nline\",3\n4,5\n6,7,8\n", 3, "", `SELECT count(*) FROM %s WHERE c IS NULL AND b = '5'`, "1"},
-		{"ragged rows", "ragged.csv", "a,b,c\n1,2,3\n4,5\n6,7,8\n", 3, "", `SELECT count(*) FROM %s WHERE c IS NULL`, "1"},
-		{"too long rows", "long.csv", "a,b\n1,2\n3,4,5,6\n7,8\n", 3, "no name", `SELECT sum(column3) FROM %s`, "6"},
+		{"quoted newline and a ragged row", "qn.csv", "a,b,c\n1,\"multi\nline\",3\n4,5\n6,7,8\n", 3, "1 row had fewer fields than the header and was padded with NULL (first at line 3)", `SELECT count(*) FROM %s WHERE c IS NULL AND b = '5'`, "1"},
+		{"ragged rows", "ragged.csv", "a,b,c\n1,2,3\n4,5\n6,7,8\n9\n", 4, "2 rows had fewer fields than the header and were padded with NULL (first at line 3)", `SELECT count(*) FROM %s WHERE c IS NULL`, "2"},
+		{"too long rows", "long.csv", "a,b\n1,2\n3,4,5,6\n7,8\n", 3, "column 4 had no name → column4", `SELECT sum(column4) FROM %s`, "6"},
+		{"too long rows, said", "long2.csv", "a,b\n1,2\n3,4,5,6\n7,8\n", 3, "1 row had more fields than the header (first at line 3)", `SELECT sum(column3) FROM %s`, "5"},
+		{"an empty trailing field is not ragged", "trail.csv", "a,b,c\n1,2,\n3,4,5\n", 2, "", `SELECT count(*) FROM %s WHERE c IS NULL`, "1"},
 		{"header only", "header.csv", "a,b,c\n", 0, "no rows", `SELECT count(*) FROM %s`, "0"},
 		{"no header row", "nohead.csv", "1,2.5,x\n2,3.5,y\n3,4.5,z\n", 3, "no header row", `SELECT sum(column0) FROM %s`, "6"},
 		{"header named like generated names", "gen.csv", "column0,column1\nx,1\ny,2\n", 2, "", `SELECT sum(column1) FROM %s`, "3"},

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -24,6 +25,8 @@ type csvOpts struct {
 	skipBad    bool // ignore_errors with rejects recorded
 	comp       Compression
 	plain      bool // a wide, plain file: the dialect is given (see plainWide)
+	strict     bool // no null_padding: ragged rows are errors (see raggedWarning)
+	user       TextOptions
 }
 
 func (o csvOpts) sql(path string) string {
@@ -31,13 +34,14 @@ func (o csvOpts) sql(path string) string {
 	// reader off (the load then runs on one core), so parallel is asked for
 	// explicitly; files the parallel reader cannot pad (quoted newlines)
 	// fail with "parallel scanner does not support" and are read serially.
-	args := []string{duck.QuoteString(path), "null_padding = true"}
+	args := []string{duck.QuoteString(path), "null_padding = " + strconv.FormatBool(!o.strict)}
 	if !o.serial {
 		args = append(args, "parallel = true")
 	}
-	if o.tsv {
+	if o.tsv && o.user.Delimiter == "" {
 		args = append(args, `delim = '\t'`)
 	}
+	args = append(args, textArgs(o.user)...)
 	if o.plain {
 		if !o.tsv {
 			args = append(args, "delim = ','")
@@ -109,7 +113,7 @@ func (l *Loader) loadText(ctx context.Context, src *source) ([]catalog.Dataset, 
 		if err != nil {
 			return err
 		}
-		src.clean = len(d.Warnings) == 0
+		src.clean = len(d.Warnings) == 0 && src.opt.Text.IsZero()
 		return finish(ctx, c, src, &d, started)
 	})
 	if err != nil {
@@ -155,8 +159,14 @@ func (l *Loader) stageText(ctx context.Context, src *source, table string) (path
 // options as DuckDB's errors say which are needed, and records what each
 // retry cost the user as a warning.
 func (l *Loader) createCSV(ctx context.Context, c *duckdb.Conn, src *source, staged string, d *catalog.Dataset) error {
-	o := csvOpts{tsv: src.kind.format == TSV, comp: src.kind.comp}
-	if o.comp == None {
+	o := csvOpts{tsv: src.kind.format == TSV, comp: src.kind.comp, user: src.opt.Text}
+	if src.kind.encoding != "" {
+		o.user.Encoding = "" // a byte-order mark said; the file is staged as UTF-8
+	}
+	if !src.opt.Text.IsZero() {
+		d.Text = &src.opt.Text
+	}
+	if o.comp == None && o.user.IsZero() {
 		delim := byte(',')
 		if o.tsv {
 			delim = '\t'
@@ -217,9 +227,41 @@ func (l *Loader) createCSV(ctx context.Context, c *duckdb.Conn, src *source, sta
 	if err := checkCSVShape(ctx, c, src, d.Name, names); err != nil {
 		return err
 	}
-	warnings = append(warnings, headerWarnings(ctx, c, o, staged, names)...)
+	hw, err := headerWarnings(ctx, c, o, staged, d.Name, names)
+	if err != nil {
+		return err
+	}
+	warnings = append(warnings, hw...)
+	sw, err := l.shapeAndNumbers(ctx, c, o, staged, d.Name)
+	if err != nil {
+		return err
+	}
+	warnings = append(warnings, sw...)
 	d.Warnings = append(d.Warnings, warnings...)
 	return nil
+}
+
+// shapeAndNumbers says which rows were ragged and reads numbers written
+// with separators (see raggedWarning, readNumbers). A plain file (see
+// plainWide) has neither: every line has the same fields, and no value
+// holds a comma or a semicolon, so it is not read again.
+func (l *Loader) shapeAndNumbers(ctx context.Context, c *duckdb.Conn, o csvOpts, staged, table string) ([]string, error) {
+	if o.plain {
+		return nil, nil
+	}
+	cols, err := catalog.Describe(ctx, c, table)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	if w := raggedWarning(ctx, l.eng, c, o, staged, table, cols); w != "" {
+		out = append(out, w)
+	}
+	nw, err := readNumbers(ctx, c, table, cols, o.user.Decimal)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, nw...), nil
 }
 
 // ctas replaces name with the result of query, reporting DuckDB's progress.
@@ -300,18 +342,18 @@ func checkCSVShape(ctx context.Context, c *duckdb.Conn, src *source, name string
 // when the names show signs of renaming (DuckDB's column<N> and <name>_<N>),
 // so that a clean load pays nothing for it. names are the table's
 // column names, in order.
-func headerWarnings(ctx context.Context, c *duckdb.Conn, o csvOpts, staged string, names []string) []string {
+func headerWarnings(ctx context.Context, c *duckdb.Conn, o csvOpts, staged, table string, names []string) ([]string, error) {
 	generic, suspicious := len(names) > 0, false
 	for _, n := range names {
 		g := generatedName.MatchString(n)
 		generic = generic && g
 		suspicious = suspicious || g || dedupedName.MatchString(n)
 	}
-	if !suspicious {
-		return nil
+	if !suspicious || o.user.Header == "no" {
+		return nil, nil
 	}
 	raw := o
-	raw.fullSample, raw.skipBad = false, false
+	raw.fullSample, raw.skipBad, raw.user.Header = false, false, ""
 	q := "SELECT * FROM " + strings.TrimSuffix(raw.sql(staged), ")") + ", header = false, all_varchar = true) LIMIT 1"
 	var header []string
 	if err := each(ctx, c, q, func(v []any) {
@@ -323,7 +365,12 @@ func headerWarnings(ctx context.Context, c *duckdb.Conn, o csvOpts, staged strin
 			}
 		}
 	}); err != nil || len(header) != len(names) {
-		return nil
+		return nil, nil
+	}
+	if !(generic && allDiffer(header, names)) {
+		if err := nameByPosition(ctx, c, table, header, names); err != nil {
+			return nil, err
+		}
 	}
 	var renamed []string
 	for i, h := range header {
@@ -337,13 +384,52 @@ func headerWarnings(ctx context.Context, c *duckdb.Conn, o csvOpts, staged strin
 	}
 	switch {
 	case len(renamed) == 0:
-		return nil
+		return nil, nil
 	case generic && len(renamed) == len(names):
 		// Every column got a generated name and none matches the first
 		// line: DuckDB found no header.
-		return []string{"no header row was found; columns were named " + names[0] + ", … — the first line is data"}
+		return []string{"no header row was found; columns were named " + names[0] + ", … — the first line is data (reload with the header option if it is not)"}, nil
 	}
-	return []string{"columns renamed (empty or duplicate names): " + strings.Join(renamed, ", ")}
+	return []string{"columns renamed (empty or duplicate names): " + strings.Join(renamed, ", ")}, nil
+}
+
+func allDiffer(a, b []string) bool {
+	for i := range a {
+		if a[i] == b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// nameByPosition renames, in c's transaction, the columns DuckDB named
+// column<i> (counting from 0) for an empty header field to column<i+1>,
+// so that "column 5 had no name" becomes column5, not column4. A name
+// already taken is left as DuckDB gave it. names is updated in place.
+func nameByPosition(ctx context.Context, c *duckdb.Conn, table string, header, names []string) error {
+	taken := make(map[string]bool, len(names))
+	for _, n := range names {
+		taken[strings.ToLower(n)] = true
+	}
+	// From the last column back: column4 → column5 frees column4 for
+	// column3 → column4.
+	for i := len(names) - 1; i >= 0; i-- {
+		if strings.TrimSpace(header[i]) != "" || names[i] != "column"+strconv.Itoa(i) {
+			continue
+		}
+		want := "column" + strconv.Itoa(i+1)
+		if taken[want] {
+			continue
+		}
+		q := "ALTER TABLE " + duck.QuoteIdent(table) + " RENAME COLUMN " + duck.QuoteIdent(names[i]) + " TO " + duck.QuoteIdent(want)
+		if err := duck.Exec(ctx, c, q); err != nil {
+			return fmt.Errorf("name column %d of %s: %w", i+1, finalName(table), err)
+		}
+		delete(taken, strings.ToLower(names[i]))
+		taken[want] = true
+		names[i] = want
+	}
+	return nil
 }
 
 var (

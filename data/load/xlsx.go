@@ -171,7 +171,11 @@ func (l *Loader) createSheet(ctx context.Context, c *duckdb.Conn, src *source, s
 	if err != nil {
 		return err
 	}
-	d.Warnings = append(d.Warnings, headerWarnings(ctx, c, o, s.path, names)...)
+	hw, err := headerWarnings(ctx, c, o, s.path, d.Name, names)
+	if err != nil {
+		return err
+	}
+	d.Warnings = append(d.Warnings, hw...)
 	return nil
 }
 

@@ -326,7 +326,7 @@ func TestXLSXGenerated(t *testing.T) {
 	for _, c := range sales.Columns {
 		cols = append(cols, c.Name+" "+c.Type)
 	}
-	wantCols := []string{"Date DATE", "Amount DOUBLE", "Region VARCHAR", "column3 VARCHAR", "Amount_1 BIGINT", "Booked TIMESTAMP", "Opens TIME"}
+	wantCols := []string{"Date DATE", "Amount DOUBLE", "Region VARCHAR", "column4 VARCHAR", "Amount_1 BIGINT", "Booked TIMESTAMP", "Opens TIME"}
 	if strings.Join(cols, ", ") != strings.Join(wantCols, ", ") {
 		t.Errorf("columns\n got %v\nwant %v", cols, wantCols)
 	}

@@ -106,7 +106,7 @@ test.describe('connections', () => {
     await expect(chat).toHaveAttribute('title', 'About the database chinook');
     await turn.getByTestId('findings').getByRole('button', { name: 'q1' }).first().click();
     const q1 = turn.locator('[id$="-q1"]');
-    await expect(q1.getByRole('gridcell', { name: '1297', exact: true })).toBeVisible();
+    await expect(q1.getByRole('gridcell', { name: '1,297', exact: true })).toBeVisible();
     await snap(page, 'connection-chat');
 
     // Import a query's result: progress, then a new dataset to join with local files.

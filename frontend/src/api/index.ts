@@ -22,6 +22,7 @@ import type {
   EventMap,
   EventName,
   ExportFormat,
+  ExportedFile,
   LoadReport,
   MCPSetup,
   ModelInfo,
@@ -36,6 +37,7 @@ import type {
   Settings,
   SettingsUpdate,
   Status,
+  TextOptions,
   ToolDisplay,
 } from './types';
 
@@ -105,6 +107,10 @@ export const listDatasets = (): Promise<Dataset[]> => call('ListDatasets');
 export const chooseFiles = (): Promise<string[]> => call('ChooseFiles');
 /** Loads each file (load:progress events, then datasets:changed); one failing does not stop the others. */
 export const openFiles = (paths: string[]): Promise<LoadReport[]> => call('OpenFiles', paths);
+/** OpenFiles with the import options of text files. */
+export const openFilesWith = (paths: string[], options: TextOptions): Promise<LoadReport[]> => call('OpenFilesWith', paths, options);
+/** A text dataset's file loaded again with import options (kept for its refreshes). */
+export const reloadDataset = (name: string, options: TextOptions): Promise<Dataset> => call('ReloadDataset', name, options);
 export const recentFiles = (): Promise<string[]> => call('RecentFiles');
 export const renameDataset = (name: string, newName: string): Promise<void> => call('RenameDataset', name, newName);
 export const refreshDataset = (name: string): Promise<void> => call('RefreshDataset', name);
@@ -135,12 +141,16 @@ export const sampleQuestions = (): Promise<string[]> => call('SampleQuestions');
 
 /** One statement through the agent's guard; errors carry code "refused" or "sql". */
 export const runSQL = (sql: string): Promise<QueryResult> => call('RunSQL', sql);
+/** Stops the console's running query (its runSQL rejects with code "canceled"); false when none ran. */
+export const cancelSQL = (): Promise<boolean> => call('CancelSQL');
 /** Rows [offset, offset+limit) of a held result; limit ≤ 1000. */
 export const page = (ref: string, offset: number, limit: number): Promise<Page> => call('Page', ref, offset, limit);
 /** The native save dialog; the path written, or null when canceled. */
 export const exportCSV = (ref: string): Promise<string | null> => call('ExportCSV', ref);
 /** exportResult saves a result's rows as an Excel workbook or a Parquet file (save dialog); null when canceled. */
 export const exportResult = (ref: string, format: 'xlsx' | 'parquet'): Promise<string | null> => call('ExportResult', ref, format);
+/** Every row of a dataset (not its preview) to a CSV named after it; null when canceled. */
+export const exportDataset = (name: string): Promise<ExportedFile | null> => call('ExportDataset', name);
 export const schemaNames = (): Promise<SchemaNames> => call('SchemaNames');
 
 // ---- Chat -----------------------------------------------------------------------

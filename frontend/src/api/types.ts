@@ -47,6 +47,25 @@ export interface Dataset {
   note?: string;
   /** The source's own comment on the table, shown when there is no note. */
   comment?: string;
+  /** The import options a text file was loaded with; absent when all were detected. */
+  text?: TextOptions;
+}
+
+/**
+ * How a CSV or TSV file is read, where the user says rather than Loupe
+ * detects. Empty strings (and 0 skipRows) are detected.
+ */
+export interface TextOptions {
+  /** One character; "\t" is a tab. */
+  delimiter: string;
+  /** "," or ".". */
+  decimal: string;
+  /** "yes" (the first row names the columns) or "no". */
+  header: string;
+  /** "utf-8", "latin-1" or "utf-16". */
+  encoding: string;
+  /** Lines before the header (a title, an export note). */
+  skipRows: number;
 }
 
 /** A load:progress event. percent is -1 when unknown. */
@@ -92,6 +111,12 @@ export interface QueryResult {
   truncated: boolean;
   elapsedMs: number;
   page: Page;
+}
+
+/** A file an export wrote and how many rows it holds. */
+export interface ExportedFile {
+  path: string;
+  rows: number;
 }
 
 /** A table's name and its columns' names (for completion). */

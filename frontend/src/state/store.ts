@@ -53,7 +53,8 @@ export interface SandboxBuildState {
 /** A message for the user that is not tied to one place on screen. */
 export interface Notice {
   id: number;
-  kind: 'error' | 'info';
+  /** warn: something the user should know (a load's warnings); stays until dismissed, like errors. */
+  kind: 'error' | 'warn' | 'info';
   message: string;
   hint?: string;
 }

@@ -55,7 +55,7 @@ describe('CallCard', () => {
     );
     expect(screen.getByText('Looked for outliers in payments')).toBeInTheDocument();
     // The table kind draws the grid with the rows, and the query behind it.
-    expect(screen.getByText('2500')).toBeInTheDocument();
+    expect(screen.getByText('2,500')).toBeInTheDocument();
     expect(screen.getByText(/WHERE amount > 156/)).toBeInTheDocument();
     expect(screen.getByText('q1')).toBeInTheDocument();
   });

@@ -10,7 +10,7 @@ export function Notices() {
     <div className="notices" aria-live="polite">
       {notices.map((n) => (
         <div key={n.id} className={`notice notice--${n.kind}`} role={n.kind === 'error' ? 'alert' : 'status'}>
-          <Icon name={n.kind === 'error' ? 'warning' : 'check'} className="notice__icon" />
+          <Icon name={n.kind === 'info' ? 'check' : 'warning'} className="notice__icon" />
           <div className="notice__body">
             <div>{n.message}</div>
             {n.hint && <div className="notice__hint">{n.hint}</div>}

@@ -2,6 +2,8 @@ import { useEffect, useRef, useState } from 'react';
 import { useActions } from '../../state/actions';
 import { useStore } from '../../state/store';
 import { ModalForm } from './ModalForm';
+import type { TextOptions } from '../../api';
+import { DETECTED, ImportOptionsFields, isDetected } from '../data/ImportOptions';
 
 /**
  * Open files by path. The desktop app uses the native dialog; a plain
@@ -11,6 +13,7 @@ export function PathDialog() {
   const open = useStore((s) => s.pathDialog);
   const a = useActions();
   const [text, setText] = useState('');
+  const [options, setOptions] = useState<TextOptions>(DETECTED);
   const ref = useRef<HTMLTextAreaElement>(null);
   useEffect(() => {
     if (open) ref.current?.focus();
@@ -24,7 +27,8 @@ export function PathDialog() {
       .filter((p) => p !== '');
     close();
     setText('');
-    void a.openPaths(paths);
+    void a.openPaths(paths, isDetected(options) ? undefined : options);
+    setOptions(DETECTED);
   };
   return (
     <ModalForm labelledBy="path-title" onBackdrop={close} onSubmit={submit}>
@@ -42,6 +46,10 @@ export function PathDialog() {
           if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) submit();
         }}
       />
+      <details className="path-dialog__options">
+        <summary>Import options for CSV and TSV files</summary>
+        <ImportOptionsFields value={options} onChange={setOptions} />
+      </details>
       <div className="modal__actions">
         <button type="button" className="button button--ghost" onClick={close}>
           Cancel

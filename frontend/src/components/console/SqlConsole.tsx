@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import * as api from '../../api';
 import type { QueryResult } from '../../api';
 import { useActions } from '../../state/actions';
@@ -8,6 +8,7 @@ import { ChartView } from '../chat/ChartView';
 import { ErrorNote } from '../common/ErrorNote';
 import { Icon } from '../common/Icon';
 import { DataGrid, isNumericType, isTimeType, type GridSource } from '../grid/DataGrid';
+import { sqlErrorPosition } from './errorPosition';
 import './console.css';
 
 const SqlEditor = lazy(() => import('./SqlEditor'));
@@ -27,6 +28,9 @@ export function SqlConsole() {
   const nonce = view.kind === 'console' ? view.nonce : 0;
   const [schema, setSchema] = useState<Record<string, string[]>>({});
   const [running, setRunning] = useState(false);
+  const [stopped, setStopped] = useState(false);
+  const [ran, setRan] = useState('');
+  const started = useRef(0);
   const [chart, setChart] = useState<{ spec: unknown; title: string } | null>(null);
   const [chartError, setChartError] = useState<string | null>(null);
 
@@ -50,14 +54,39 @@ export function SqlConsole() {
     const sql = a.store.get().consoleText.trim();
     if (sql === '' || running) return;
     setRunning(true);
-    setChart(null);
+    setStopped(false);
     setChartError(null);
+    setRan(sql);
+    started.current = Date.now();
     try {
-      await a.runConsole(sql);
+      const how = await a.runConsole(sql);
+      setStopped(how === 'canceled');
+      if (how !== 'canceled') setChart(null);
     } finally {
       setRunning(false);
     }
   };
+
+  const stop = () => {
+    if (running) void a.cancelConsole();
+  };
+
+  // Esc stops a running query from anywhere in the window.
+  useEffect(() => {
+    if (!running) return;
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      if (e.key === 'Escape') {
+        e.preventDefault();
+        void a.cancelConsole();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [running, a]);
+
+  const located = useMemo(() => (error?.code === 'sql' ? sqlErrorPosition(error.hint ?? '', ran) : null), [error, ran]);
+  const shownError = error && located ? { ...error, hint: located.hint } : error;
+
 
   const source = useMemo<GridSource | null>(
     () =>
@@ -74,6 +103,7 @@ export function SqlConsole() {
     [result],
   );
   const plan = result ? chartPlan(result) : null;
+  const stale = source !== null && (running || stopped);
 
   const drawChart = async () => {
     if (!result || !plan) return;
@@ -92,9 +122,15 @@ export function SqlConsole() {
         <h1 className="view-head__title">SQL console</h1>
         <span className="view-head__sub">Read-only DuckDB SQL over your datasets, through the same guard as the agent.</span>
         <span className="view-head__spacer" />
-        <button type="button" className="button button--primary" onClick={() => void run()} disabled={running || text.trim() === ''}>
-          {running ? <span className="spinner spinner--small" /> : <Icon name="play" size={13} />} Run <kbd>Ctrl+Enter</kbd>
-        </button>
+        {running ? (
+          <button type="button" className="button button--stop" onClick={stop} title="Stop the running query (Esc)">
+            <span className="spinner spinner--small" /> Stop <kbd>Esc</kbd>
+          </button>
+        ) : (
+          <button type="button" className="button button--primary" onClick={() => void run()} disabled={text.trim() === ''}>
+            <Icon name="play" size={13} /> Run <kbd>Ctrl+Enter</kbd>
+          </button>
+        )}
       </header>
       <div className="console__editor">
         <Suspense fallback={<div className="sql-editor sql-editor--loading">Loading the editor…</div>}>
@@ -104,12 +140,37 @@ export function SqlConsole() {
             schema={schema}
             onChange={(t) => a.setConsoleText(t)}
             onRun={() => void run()}
+            errorAt={located?.position ?? null}
           />
         </Suspense>
       </div>
       <div className="console__result">
-        {error && <ErrorNote title={error.code === 'refused' ? 'Refused by the read-only guard' : 'The query failed'} problem={error} />}
+        {shownError && (
+          <ErrorNote
+            title={
+              shownError.code === 'refused'
+                ? 'Refused by the read-only guard'
+                : located?.position
+                  ? `The query failed at line ${located.position.line}, column ${located.position.column}`
+                  : 'The query failed'
+            }
+            problem={shownError}
+          />
+        )}
+        {running && (
+          <div className="console__status" role="status" data-testid="console-running">
+            <span className="spinner spinner--small" /> Running… <button type="button" className="chip" onClick={stop}>Stop</button>
+            {source && <span className="console__status-note">The table below is the previous query's result.</span>}
+          </div>
+        )}
+        {!running && stopped && (
+          <div className="console__status" role="status" data-testid="console-stopped">
+            Stopped after {((Date.now() - started.current) / 1000).toFixed(1)} s.
+            {source && <span className="console__status-note">The table below is the previous query's result.</span>}
+          </div>
+        )}
         {source && (
+          <div className={stale ? 'console__grid console__grid--stale' : 'console__grid'} data-testid={stale ? 'console-previous' : undefined}>
           <DataGrid
             source={source}
             fill={chart === null}
@@ -126,6 +187,7 @@ export function SqlConsole() {
               )
             }
           />
+          </div>
         )}
         {chartError && <div className="grid__note grid__note--error">Could not draw the chart: {chartError}</div>}
         {chart && (

@@ -4,8 +4,10 @@ import { autocompletion, closeBrackets, closeBracketsKeymap } from '@codemirror/
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { PostgreSQL, sql, type SQLNamespace } from '@codemirror/lang-sql';
 import { bracketMatching, indentOnInput, syntaxHighlighting } from '@codemirror/language';
-import { Compartment, EditorState, Prec } from '@codemirror/state';
+import { Compartment, EditorState, Prec, StateEffect, StateField, type Range } from '@codemirror/state';
 import {
+  Decoration,
+  type DecorationSet,
   drawSelection,
   EditorView,
   highlightActiveLine,
@@ -16,6 +18,7 @@ import {
 } from '@codemirror/view';
 import { classHighlighter } from '@lezer/highlight';
 import { useEffect, useRef } from 'react';
+import type { SqlPosition } from './errorPosition';
 import '../common/sql.css';
 import './console.css';
 
@@ -28,6 +31,30 @@ export interface SqlEditorProps {
   onChange: (text: string) => void;
   /** Ctrl/Cmd+Enter. */
   onRun: () => void;
+  /** Where the last error is: marked in the text until it changes. */
+  errorAt?: SqlPosition | null;
+}
+
+const setError = StateEffect.define<SqlPosition | null>();
+
+/** The error's place: its line tinted, the word at the column underlined. */
+const errorMark = StateField.define<DecorationSet>({
+  create: () => Decoration.none,
+  update(marks, tr) {
+    for (const e of tr.effects) if (e.is(setError)) return errorDecorations(tr.state, e.value);
+    return tr.docChanged ? Decoration.none : marks;
+  },
+  provide: (f) => EditorView.decorations.from(f),
+});
+
+function errorDecorations(state: EditorState, at: SqlPosition | null): DecorationSet {
+  if (!at || at.line < 1 || at.line > state.doc.lines) return Decoration.none;
+  const line = state.doc.line(at.line);
+  const from = Math.min(line.from + at.column - 1, line.to);
+  const word = /^[\w."]+/.exec(state.doc.sliceString(from, line.to))?.[0].length ?? 1;
+  const marks: Range<Decoration>[] = [Decoration.line({ class: 'cm-error-line' }).range(line.from)];
+  if (from < line.to) marks.push(Decoration.mark({ class: 'cm-error-mark', attributes: { title: 'The error is here' } }).range(from, Math.min(from + word, line.to)));
+  return Decoration.set(marks, true);
 }
 
 const theme = EditorView.theme({
@@ -48,9 +75,11 @@ const theme = EditorView.theme({
   },
   '.cm-tooltip-autocomplete > ul > li[aria-selected]': { backgroundColor: 'var(--accent)', color: 'var(--accent-text)' },
   '.cm-placeholder': { color: 'var(--text-faint)' },
+  '.cm-error-line': { backgroundColor: 'color-mix(in srgb, var(--bad) 10%, transparent)' },
+  '.cm-error-mark': { textDecoration: 'underline wavy var(--bad)', textUnderlineOffset: '3px' },
 });
 
-export default function SqlEditor({ value, nonce, schema, onChange, onRun }: SqlEditorProps) {
+export default function SqlEditor({ value, nonce, schema, onChange, onRun, errorAt }: SqlEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   const lang = useRef(new Compartment());
@@ -89,6 +118,7 @@ export default function SqlEditor({ value, nonce, schema, onChange, onRun }: Sql
           ),
           // autocompletion() brings its own keymap (Enter/Tab accept), ahead of these.
           keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, indentWithTab]),
+          errorMark,
           EditorView.lineWrapping,
           EditorView.updateListener.of((u) => {
             if (u.docChanged) callbacks.current.onChange(u.state.doc.toString());
@@ -120,6 +150,10 @@ export default function SqlEditor({ value, nonce, schema, onChange, onRun }: Sql
   useEffect(() => {
     view.current?.dispatch({ effects: lang.current.reconfigure(sqlLanguage(schema)) });
   }, [schema]);
+
+  useEffect(() => {
+    view.current?.dispatch({ effects: setError.of(errorAt ?? null) });
+  }, [errorAt]);
 
   return <div className="sql-editor" ref={host} data-testid="sql-editor" />;
 }

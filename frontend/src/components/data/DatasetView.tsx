@@ -8,6 +8,7 @@ import { useStore } from '../../state/store';
 import { ErrorNote } from '../common/ErrorNote';
 import { NotesDialog } from './NotesDialog';
 import { PrivateColumnsDialog } from './PrivateColumnsDialog';
+import { ReloadDialog } from './ReloadDialog';
 import { Icon } from '../common/Icon';
 import { DataGrid, type GridSource } from '../grid/DataGrid';
 import { quoteIdent } from '../sidebar/Sidebar';
@@ -23,6 +24,8 @@ export function DatasetView({ name, mode }: { name: string; mode: 'preview' | 'p
   const [error, setError] = useState<Problem | null>(null);
   const [noting, setNoting] = useState(false);
   const [hiding, setHiding] = useState(false);
+  const [reloading, setReloading] = useState(false);
+  const text = d !== undefined && (d.kind === 'csv' || d.kind === 'tsv');
   const loadedAt = d?.loadedAt;
 
   useEffect(() => {
@@ -80,6 +83,11 @@ export function DatasetView({ name, mode }: { name: string; mode: 'preview' | 'p
             Profile
           </button>
         </div>
+        {text && (
+          <button type="button" className="button" onClick={() => setReloading(true)} title="Read the file again with a delimiter, decimal separator, header, encoding or lines to skip">
+            Import options…
+          </button>
+        )}
         <button type="button" className="button" disabled={!d} onClick={() => setNoting(true)}>
           Notes…
         </button>
@@ -90,6 +98,7 @@ export function DatasetView({ name, mode }: { name: string; mode: 'preview' | 'p
           <Icon name="terminal" size={14} /> Query
         </button>
       </header>
+      {d && reloading && <ReloadDialog dataset={d} onReload={(o) => a.reloadDataset(name, o)} onClose={() => setReloading(false)} />}
       {d && noting && <NotesDialog dataset={d} onClose={() => setNoting(false)} />}
       {d && hiding && (
         <PrivateColumnsDialog
@@ -105,17 +114,23 @@ export function DatasetView({ name, mode }: { name: string; mode: 'preview' | 'p
         </p>
       )}
       {d && d.warnings.length > 0 && (
-        <div className="dataset-view__warnings">
-          {d.warnings.map((w) => (
-            <div key={w} className="field__note field__note--warn">
-              {w}
-            </div>
-          ))}
-        </div>
+        <section className="dataset-view__warnings" aria-label="Load warnings" data-testid="dataset-warnings">
+          <Icon name="warning" size={14} className="dataset-view__warn-icon" />
+          <ul className="dataset-warnings">
+            {d.warnings.map((w) => (
+              <li key={w}>{w}</li>
+            ))}
+          </ul>
+          {text && (
+            <button type="button" className="button button--small" onClick={() => setReloading(true)}>
+              Reload with options…
+            </button>
+          )}
+        </section>
       )}
       <div className="dataset-view__body">
         {error && <ErrorNote problem={error} title={mode === 'preview' ? 'Could not preview' : 'Could not profile'} />}
-        {mode === 'preview' && source && <DataGrid source={source} fill />}
+        {mode === 'preview' && source && <DataGrid source={source} fill exportAll={() => api.exportDataset(name)} />}
         {mode === 'profile' && profile?.data != null && (
           <div className="dataset-view__profile">
             <ProfileView data={profile.data as ProfileData} />

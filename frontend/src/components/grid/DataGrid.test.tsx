@@ -92,7 +92,35 @@ describe('DataGrid', () => {
     const { store } = renderWithStore(<DataGrid source={source} />);
     fireEvent.click(screen.getByRole('button', { name: /Export CSV/ }));
     await waitFor(() => expect(fake.exportCSV).toHaveBeenCalledWith('r1'));
-    await waitFor(() => expect(store.get().notices.map((n) => n.message)).toContain('Saved /home/me/result.csv'));
+    await waitFor(() => expect(store.get().notices.map((n) => n.message)).toContain('Saved 1,000,000 rows to /home/me/result.csv'));
+  });
+
+  it('says before saving that an export of held rows is short of what the query produced', async () => {
+    fake.exportCSV.mockResolvedValue('/home/me/result.csv');
+    const { store } = renderWithStore(<DataGrid source={{ ...source, kept: 1000, total: 2059 }} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Export CSV (1,000 of 2,059)' }));
+    await waitFor(() => expect(store.get().notices.map((n) => n.message)).toContain('Saved 1,000 of 2,059 rows to /home/me/result.csv'));
+  });
+
+  it('exports the whole data through exportAll when the grid shows a preview of it', async () => {
+    const all = vi.fn().mockResolvedValue({ path: '/home/me/orders.csv', rows: 2059 });
+    const { store } = renderWithStore(<DataGrid source={{ ...source, kept: 1000, total: 2059 }} exportAll={all} />);
+    fireEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
+    await waitFor(() => expect(store.get().notices.map((n) => n.message)).toContain('Saved 2,059 rows to /home/me/orders.csv'));
+    expect(fake.exportCSV).not.toHaveBeenCalled();
+  });
+
+  it('copies rows it has not paged in yet instead of blanks', async () => {
+    const write = vi.fn(async () => undefined);
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText: write }, configurable: true });
+    // The grid's own fetch of the first page never arrives: the rows are not here.
+    fake.page.mockImplementationOnce(() => new Promise(() => undefined));
+    renderWithStore(<DataGrid source={{ ...source, preview: [] }} height={400} />);
+    const rows = screen.getAllByRole('row');
+    fireEvent.mouseDown(within(rows[2]!).getAllByRole('gridcell')[1]!);
+    fireEvent.mouseDown(within(rows[4]!).getAllByRole('gridcell')[1]!, { shiftKey: true });
+    fireEvent.keyDown(screen.getByTestId('grid'), { key: 'c', ctrlKey: true });
+    await waitFor(() => expect(write).toHaveBeenCalledWith('name 1\nname 2\nname 3'));
   });
 
   it('exports XLSX and Parquet beside CSV', async () => {

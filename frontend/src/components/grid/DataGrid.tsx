@@ -1,9 +1,11 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import * as api from '../../api';
+import type { ExportedFile } from '../../api';
 import { cellText, formatCount, rows as rowsText } from '../../format';
 import { useActions } from '../../state/actions';
 import { problemOf } from '../../state/problem';
 import { Icon } from '../common/Icon';
+import { columnFormats, formatCell } from './cellFormat';
 import './grid.css';
 
 /** A result held in Go behind ref, as much as the grid needs to page it. */
@@ -46,6 +48,7 @@ export function DataGrid({
   height,
   tools,
   fill,
+  exportAll,
 }: {
   source: GridSource;
   /** Fixed height in px; without it the grid grows with its rows up to 320 px. */
@@ -54,6 +57,12 @@ export function DataGrid({
   tools?: ReactNode;
   /** Fill the parent's height (full-page views). */
   fill?: boolean;
+  /**
+   * Exports the whole data behind the grid (a dataset's table, not its
+   * preview). Without it Export CSV writes the rows held behind ref, and
+   * says so on the button when they are fewer than the query produced.
+   */
+  exportAll?: () => Promise<ExportedFile | null>;
 }) {
   const { notify } = useActions();
   const scroller = useRef<HTMLDivElement>(null);
@@ -99,6 +108,9 @@ export function DataGrid({
   );
 
   const widths = useMemo(() => source.columns.map(columnWidth), [source.columns]);
+  // Formats are decided from the first rows: the preview, else the first page once here.
+  const sample = source.preview?.length ? source.preview : pages.current.get(0);
+  const formats = useMemo(() => columnFormats(source.columns, sample ?? []), [source.columns, sample]);
   const gutter = Math.max(44, String(count).length * 8 + 18);
   const template = `${gutter}px ${widths.map((w) => `${w}px`).join(' ')}`;
   const innerWidth = gutter + widths.reduce((a, b) => a + b, 0);
@@ -141,8 +153,22 @@ export function DataGrid({
     );
   };
 
+  /** The rows [from, to], fetching the pages not here yet (a copy never writes blanks for them). */
+  const rowsFor = async (from: number, to: number): Promise<void> => {
+    const missing: number[] = [];
+    for (let p = Math.floor(from / PAGE_SIZE); p <= Math.floor(to / PAGE_SIZE); p++) if (!pages.current.has(p)) missing.push(p);
+    const got = await Promise.all(missing.map((p) => api.page(source.ref, p * PAGE_SIZE, PAGE_SIZE)));
+    got.forEach((page, i) => pages.current.set(missing[i]!, page.rows));
+  };
+
   const copy = async () => {
     if (!anchor || !focus) return;
+    try {
+      await rowsFor(Math.min(anchor.r, focus.r), Math.max(anchor.r, focus.r));
+    } catch (err) {
+      notify('error', 'Could not copy: the rows could not be fetched', problemOf(err).message);
+      return;
+    }
     const lines: string[] = [];
     for (let r = Math.min(anchor.r, focus.r); r <= Math.max(anchor.r, focus.r); r++) {
       const row = rowAt(r);
@@ -186,10 +212,16 @@ export function DataGrid({
     scrollToRow(next.r);
   };
 
+  const partial = !exportAll && source.kept < source.total;
   const exportAs = async (format: 'csv' | 'xlsx' | 'parquet') => {
     try {
+      if (format === 'csv' && exportAll) {
+        const f = await exportAll();
+        if (f) notify('info', `Saved ${rowsText(f.rows)} to ${f.path}`);
+        return;
+      }
       const path = format === 'csv' ? await api.exportCSV(source.ref) : await api.exportResult(source.ref, format);
-      if (path) notify('info', `Saved ${path}`);
+      if (path) notify('info', partial ? `Saved ${exportedRows(source)} to ${path}` : `Saved ${rowsText(source.kept)} to ${path}`);
     } catch (err) {
       const p = problemOf(err);
       notify('error', `Could not export: ${p.message}`, p.hint);
@@ -210,8 +242,19 @@ export function DataGrid({
           <button type="button" className="chip" disabled={!anchor} onClick={() => void copy()} title="Copy the selected cells (Ctrl+C)">
             <Icon name="copy" size={13} /> Copy
           </button>
-          <button type="button" className="chip" onClick={() => void exportAs('csv')}>
-            <Icon name="download" size={13} /> Export CSV
+          <button
+            type="button"
+            className="chip"
+            onClick={() => void exportAs('csv')}
+            title={
+              exportAll
+                ? `Export all ${rowsText(source.total)} as CSV`
+                : partial
+                  ? `Only the ${formatCount(source.kept)} rows held are written; the query produced ${formatCount(source.total)}. Narrow or aggregate the query to export them all.`
+                  : `Export the ${rowsText(source.total)} as CSV`
+            }
+          >
+            <Icon name="download" size={13} /> Export CSV{partial && ` (${formatCount(source.kept)} of ${formatCount(source.total)})`}
           </button>
           <button type="button" className="chip" onClick={() => void exportAs('xlsx')} title="Export as an Excel workbook">
             XLSX
@@ -275,7 +318,7 @@ export function DataGrid({
                         }}
                         title={row && typeof v === 'string' && v.length > 30 ? v : undefined}
                       >
-                        {row === undefined ? '' : cellText(v)}
+                        {row === undefined ? '' : formatCell(v, formats[c]!)}
                       </span>
                     );
                   })}
@@ -289,6 +332,11 @@ export function DataGrid({
       {failed && <div className="grid__note grid__note--error">Could not fetch rows: {failed}</div>}
     </div>
   );
+}
+
+/** "1,000 of 2,059 rows": what an export of held rows writes. */
+export function exportedRows(s: Pick<GridSource, 'kept' | 'total'>): string {
+  return `${formatCount(s.kept)} of ${rowsText(s.total)}`;
 }
 
 /** Where the rows are drawn for a scroll position. */

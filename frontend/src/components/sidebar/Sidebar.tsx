@@ -150,13 +150,12 @@ function DatasetItem({
             <span className="side-item__name">{d.name}</span>
             <span className="side-item__sub">
               {rows(d.rows, true)} · {source}
-              {d.warnings.length > 0 && (
-                <span className="side-item__warn" title={d.warnings.join('\n')}>
-                  {' '}
-                  · {d.warnings.length} {d.warnings.length === 1 ? 'warning' : 'warnings'}
-                </span>
-              )}
             </span>
+            {d.warnings.length > 0 && (
+              <span className="side-item__warn" title={d.warnings.join('\n')} data-testid="dataset-warning-count">
+                <Icon name="warning" size={11} /> {d.warnings.length} {d.warnings.length === 1 ? 'warning' : 'warnings'}
+              </span>
+            )}
           </span>
         </button>
       )}

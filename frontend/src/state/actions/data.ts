@@ -1,6 +1,6 @@
 // The workspace's datasets: listing, loading files (with progress), importing, renaming, removing.
 import * as api from '../../api';
-import type { ImportProgress, LoadProgress, LoadReport } from '../../api';
+import type { Dataset, ImportProgress, LoadProgress, LoadReport, TextOptions } from '../../api';
 import { problemOf } from '../problem';
 import type { Store } from '../store';
 import { notify, notifyProblem } from './notices';
@@ -15,8 +15,11 @@ export async function refreshDatasets(store: Store): Promise<void> {
   }
 }
 
-/** openPaths loads files and reports each failure where the loads are shown. */
-export async function openPaths(store: Store, paths: string[]): Promise<void> {
+/**
+ * openPaths loads files (text files with options, when given) and reports
+ * each failure where the loads are shown.
+ */
+export async function openPaths(store: Store, paths: string[], options?: TextOptions): Promise<void> {
   if (paths.length === 0) return;
   store.set((s) => {
     const loads = { ...s.loads };
@@ -25,7 +28,7 @@ export async function openPaths(store: Store, paths: string[]): Promise<void> {
   });
   let reports: LoadReport[] = [];
   try {
-    reports = await api.openFiles(paths);
+    reports = options ? await api.openFilesWith(paths, options) : await api.openFiles(paths);
   } catch (err) {
     const p = problemOf(err);
     reports = paths.map((file) => ({ file, error: p }) as LoadReport);
@@ -41,12 +44,25 @@ function finishLoads(store: Store, paths: string[], reports: LoadReport[]): void
     for (const r of reports) delete loads[r.file];
     return { loads, loadFailures: [...s.loadFailures, ...failures] };
   });
-  const loaded = reports.flatMap((r) => r.datasets ?? []);
-  if (loaded.length > 0) {
-    const names = loaded.map((d) => d.name);
-    notify(store, 'info', `Loaded ${names.length === 1 ? names[0] : `${names.length} tables`}`);
-  }
+  notifyLoaded(store, 'Loaded', reports.flatMap((r) => r.datasets ?? []));
   void refreshDatasets(store);
+}
+
+/**
+ * notifyLoaded says what a load gave: "Loaded orders", or, when it has
+ * warnings, a notice that stays with each warning on its own line.
+ */
+export function notifyLoaded(store: Store, verb: string, loaded: Dataset[]): void {
+  if (loaded.length === 0) return;
+  const names = loaded.length === 1 ? loaded[0]!.name : `${loaded.length} tables`;
+  const warned = loaded.filter((d) => d.warnings.length > 0);
+  if (warned.length === 0) {
+    notify(store, 'info', `${verb} ${names}`);
+    return;
+  }
+  const n = warned.reduce((k, d) => k + d.warnings.length, 0);
+  const lines = warned.flatMap((d) => d.warnings.map((w) => (loaded.length > 1 ? `${d.name}: ${w}` : w)));
+  notify(store, 'warn', `${verb} ${names} with ${n} ${n === 1 ? 'warning' : 'warnings'}`, lines.join('\n'));
 }
 
 /** chooseAndOpen opens the native dialog, or the path dialog where there is none. */
@@ -114,6 +130,29 @@ export async function refreshDataset(store: Store, name: string): Promise<void> 
     await refreshDatasets(store);
   } catch (err) {
     notifyProblem(store, err, `Could not reload ${name}`);
+  } finally {
+    store.set((s) => {
+      const loads = { ...s.loads };
+      delete loads[key];
+      return { loads };
+    });
+  }
+}
+
+/**
+ * reloadDataset loads a text dataset's file again with import options,
+ * with its progress where loads are shown; it rejects with the problem
+ * (for the dialog that asked to show) and says what the load gave.
+ */
+export async function reloadDataset(store: Store, name: string, options: TextOptions): Promise<void> {
+  const d = store.get().datasets?.find((x) => x.name === name);
+  const key = d?.source ?? name;
+  const start: LoadProgress = { file: key, table: name, phase: 'starting', percent: -1, rows: 0, bytes: 0, totalBytes: 0 };
+  store.set((s) => ({ loads: { ...s.loads, [key]: start } }));
+  try {
+    const got = await api.reloadDataset(name, options);
+    notifyLoaded(store, 'Reloaded', [got]);
+    await refreshDatasets(store);
   } finally {
     store.set((s) => {
       const loads = { ...s.loads };

@@ -7,10 +7,11 @@ import { useMemo } from 'react';
 import { useStoreApi, type View } from '../store';
 import { ask, cancelRun, deleteChat, dismissAskError, giveFeedback, openChat, openReport, renameChat, retry } from './chats';
 import { askAbout, refreshConnections, removeConnection, testSaved } from './connections';
-import { chooseAndOpen, closePathDialog, dismissLoadFailure, loadSample, openPaths, refreshDataset, removeDataset, renameDataset } from './data';
+import { chooseAndOpen, closePathDialog, dismissLoadFailure, loadSample, openPaths, refreshDataset, reloadDataset, removeDataset, renameDataset } from './data';
+import type { TextOptions } from '../../api';
 import { dismissNotice, notify } from './notices';
 import { buildSandbox, cancelSandboxBuild, dismissSandboxBuild, refreshSettings, refreshStatus } from './settings';
-import { focusComposer, openConsole, runConsole, setConsoleText, show } from './view';
+import { cancelConsole, focusComposer, openConsole, runConsole, setConsoleText, show } from './view';
 
 export * from './chats';
 export * from './connections';
@@ -25,15 +26,16 @@ export function useActions() {
   return useMemo(
     () => ({
       store,
-      notify: (kind: 'error' | 'info', message: string, hint?: string) => notify(store, kind, message, hint),
+      notify: (kind: 'error' | 'warn' | 'info', message: string, hint?: string) => notify(store, kind, message, hint),
       dismissNotice: (id: number) => dismissNotice(store, id),
       show: (v: View) => show(store, v),
-      openPaths: (paths: string[]) => openPaths(store, paths),
+      openPaths: (paths: string[], options?: TextOptions) => openPaths(store, paths, options),
       chooseAndOpen: () => chooseAndOpen(store),
       loadSample: () => loadSample(store),
       dismissLoadFailure: (file: string) => dismissLoadFailure(store, file),
       renameDataset: (name: string, to: string) => renameDataset(store, name, to),
       refreshDataset: (name: string) => refreshDataset(store, name),
+      reloadDataset: (name: string, options: TextOptions) => reloadDataset(store, name, options),
       removeDataset: (name: string) => removeDataset(store, name),
       openChat: (id: string | null) => openChat(store, id),
       renameChat: (id: string, name: string) => renameChat(store, id, name),
@@ -54,6 +56,7 @@ export function useActions() {
       openConsole: (sql?: string) => openConsole(store, sql),
       setConsoleText: (sql: string) => setConsoleText(store, sql),
       runConsole: (sql: string) => runConsole(store, sql),
+      cancelConsole: () => cancelConsole(),
       closePathDialog: () => closePathDialog(store),
       dismissAskError: () => dismissAskError(store),
       refreshConnections: () => refreshConnections(store),

@@ -5,11 +5,16 @@ import type { Store } from '../store';
 let noticeSeq = 0;
 
 /** notify shows a message in the corner; errors stay until dismissed. */
-export function notify(store: Store, kind: 'error' | 'info', message: string, hint = ''): void {
+export function notify(store: Store, kind: 'error' | 'warn' | 'info', message: string, hint = ''): void {
   const id = ++noticeSeq;
   store.set((s) => ({ notices: [...s.notices, { id, kind, message, hint }] }));
   if (kind === 'info') {
     setTimeout(() => dismissNotice(store, id), 4000);
+  }
+  // Warnings stay long enough to be read; the place they belong to
+  // (a dataset's header) keeps them after.
+  if (kind === 'warn') {
+    setTimeout(() => dismissNotice(store, id), 15000);
   }
 }
 

@@ -26,12 +26,28 @@ export function setConsoleText(store: Store, sql: string): void {
   store.set({ consoleText: sql });
 }
 
-/** runConsole runs the console's SQL and keeps its result or its error. */
-export async function runConsole(store: Store, sql: string): Promise<void> {
+/**
+ * runConsole runs the console's SQL and keeps its result or its error. A
+ * query stopped (cancelConsole) keeps the result before it and says
+ * "canceled".
+ */
+export async function runConsole(store: Store, sql: string): Promise<'done' | 'failed' | 'canceled'> {
   try {
     const r = await api.runSQL(sql);
     store.set({ consoleResult: r, consoleError: null });
+    return 'done';
   } catch (err) {
-    store.set({ consoleError: problemOf(err), consoleResult: null });
+    const p = problemOf(err);
+    if (p.code === 'canceled') {
+      store.set({ consoleError: null });
+      return 'canceled';
+    }
+    store.set({ consoleError: p, consoleResult: null });
+    return 'failed';
   }
+}
+
+/** cancelConsole stops the console's running query. */
+export async function cancelConsole(): Promise<void> {
+  await api.cancelSQL();
 }
