@@ -68,6 +68,9 @@ describe('first run', () => {
     const banner = await screen.findByTestId('model-banner');
     expect(banner).toHaveTextContent('Ollama is not running');
     expect(banner).toHaveTextContent('Start it with `ollama serve`.');
+    // A first start without Ollama says how to get it, not only to start it.
+    expect(banner).toHaveTextContent('install Ollama from ollama.com/download');
+    expect(banner).toHaveTextContent('pull a recommended model in Settings');
     expect(screen.getByTestId('status-model')).toHaveTextContent('needs attention');
     fireEvent.click(screen.getByTestId('status-docker'));
     expect(screen.getByRole('dialog', { name: 'Docker status' })).toHaveTextContent('Install Docker to run Python.');
