@@ -107,6 +107,13 @@ func Open(ctx context.Context, dir string) (*Workspace, error) {
 		if err := load.Sweep(ctx, c); err != nil {
 			return err
 		}
+		n, err := load.SweepCopies(ctx, c, eng.ImportDir())
+		if err != nil {
+			return err
+		}
+		if n > 0 {
+			log.Info("removed private copies no dataset reads", "files", n)
+		}
 		if err := remote.Sweep(ctx, c); err != nil {
 			return err
 		}
