@@ -40,6 +40,7 @@ var dtoFixtures = map[string]any{
 	"Dataset":       app.Dataset{},
 	"LoadProgress":  app.LoadProgress{},
 	"LoadReport":    app.LoadReport{},
+	"FolderInfo":    app.FolderInfo{},
 	// Query
 	"Column":      app.Column{},
 	"Page":        app.Page{},

@@ -2,6 +2,8 @@ package app
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"path/filepath"
 	"sync"
 	"time"
@@ -44,7 +46,9 @@ func (a *App) ChooseFiles() ([]string, error) {
 }
 
 // OpenFiles loads each file in turn, with load:progress events, and
-// returns one report per file: a file that fails does not stop the others.
+// returns one report per file: a file that fails, or whose load
+// CancelLoad(path) stops, does not stop the others. A folder among paths
+// fails with a hint; OpenFolder opens folders.
 // It emits datasets:changed after, and starts embedding the new tables
 // in the background when the settings name an embedding model.
 func (a *App) OpenFiles(paths []string) ([]LoadReport, error) {
@@ -52,7 +56,7 @@ func (a *App) OpenFiles(paths []string) ([]LoadReport, error) {
 	err := a.withWorkspace(func(ctx context.Context, ws *workspace.Workspace) error {
 		for _, p := range paths {
 			r := LoadReport{File: p}
-			ds, err := a.loadFile(ctx, ws, p)
+			ds, err := a.loadCancellable(ctx, ws, p)
 			if err != nil {
 				if ctx.Err() != nil {
 					return ctx.Err()
@@ -72,14 +76,41 @@ func (a *App) OpenFiles(paths []string) ([]LoadReport, error) {
 	return out, wrap(err)
 }
 
+// loadCancellable is loadFile registered under the file's path, so that
+// CancelLoad(path) stops it (a canceled load is that file's error).
+func (a *App) loadCancellable(ctx context.Context, ws *workspace.Workspace, path string) ([]catalog.Dataset, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	key := loadKey(path)
+	if !a.runs.add(key, cancel) {
+		return nil, newError(CodeBusy, fmt.Sprintf("%s is already being opened.", filepath.Base(path)), "Wait for it, or cancel it first.")
+	}
+	defer a.runs.remove(key)
+	ds, err := a.loadFile(ctx, ws, path)
+	if errors.Is(err, context.Canceled) {
+		return nil, &Error{Code: CodeCanceled, Message: "Canceled: " + filepath.Base(path) + " was not opened.", Hint: "Nothing was changed; open it again when you want it.", Err: err}
+	}
+	return ds, err
+}
+
 // loadFile loads one file, throttling its progress events.
 func (a *App) loadFile(ctx context.Context, ws *workspace.Workspace, path string) ([]catalog.Dataset, error) {
+	return ws.Loader.Load(ctx, path, load.Options{Progress: a.progressPublisher(nil)})
+}
+
+// progressPublisher returns a load's progress callback: it publishes
+// load:progress events, mapped through as when set, at most one every
+// progressEvery while the phase does not change.
+func (a *App) progressPublisher(as func(load.Progress) load.Progress) func(load.Progress) {
 	var (
 		mu    sync.Mutex
 		last  time.Time
 		phase string
 	)
-	progress := func(p load.Progress) {
+	return func(p load.Progress) {
+		if as != nil {
+			p = as(p)
+		}
 		mu.Lock()
 		now := time.Now()
 		send := p.Phase != phase || p.Phase == "done" || now.Sub(last) >= progressEvery
@@ -92,7 +123,6 @@ func (a *App) loadFile(ctx context.Context, ws *workspace.Workspace, path string
 				Percent: p.Percent, Rows: p.Rows, Bytes: p.Bytes, TotalBytes: p.Total})
 		}
 	}
-	return ws.Loader.Load(ctx, path, load.Options{Progress: progress})
 }
 
 // RecentFiles returns the files opened most recently, newest first, that

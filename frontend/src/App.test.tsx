@@ -88,7 +88,7 @@ describe('opening files', () => {
     const paths = await screen.findByRole('textbox', { name: 'File paths' });
     fireEvent.change(paths, { target: { value: '/data/orders.csv\n/data/broken.csv' } });
     fireEvent.click(screen.getByRole('button', { name: 'Open' }));
-    expect(fake.openFiles).toHaveBeenCalledWith(['/data/orders.csv', '/data/broken.csv']);
+    await waitFor(() => expect(fake.openFiles).toHaveBeenCalledWith(['/data/orders.csv', '/data/broken.csv']));
 
     act(() => emit('load:progress', { file: '/data/orders.csv', phase: 'reading', percent: 40, rows: 4000, bytes: 400, totalBytes: 1000 }));
     const bar = screen.getByRole('progressbar', { name: 'Loading orders.csv' });
@@ -145,7 +145,7 @@ describe('opening files', () => {
     render(<App />);
     await waitFor(() => expect(fake.onFileDrop).toHaveBeenCalled());
     act(() => emit('filedrop', ['/home/me/trips.parquet']));
-    expect(fake.openFiles).toHaveBeenCalledWith(['/home/me/trips.parquet']);
+    await waitFor(() => expect(fake.openFiles).toHaveBeenCalledWith(['/home/me/trips.parquet']));
   });
 });
 

@@ -20,6 +20,7 @@ import type {
   EventMap,
   EventName,
   ExportFormat,
+  FolderInfo,
   LoadReport,
   ModelInfo,
   Page,
@@ -102,6 +103,18 @@ export const listDatasets = (): Promise<Dataset[]> => call('ListDatasets');
 export const chooseFiles = (): Promise<string[]> => call('ChooseFiles');
 /** Loads each file (load:progress events, then datasets:changed); one failing does not stop the others. */
 export const openFiles = (paths: string[]): Promise<LoadReport[]> => call('OpenFiles', paths);
+/** The folders among paths (files and missing paths left out), for the choice of how to open each. */
+export const foldersAmong = (paths: string[]): Promise<FolderInfo[]> => call('FoldersAmong', paths);
+/** The native folder dialog; '' when canceled, and always in web mode. */
+export const chooseFolder = (): Promise<string> => call('ChooseFolder');
+/**
+ * Loads a folder's data files, one dataset per file or (asOne) one dataset called name,
+ * with load:progress events of the folder; cancelLoad(path) stops it.
+ */
+export const openFolder = (path: string, asOne: boolean, name: string): Promise<LoadReport[]> =>
+  call('OpenFolder', path, asOne, name);
+/** Stops the load of a file or folder being opened, if one is going. */
+export const cancelLoad = (path: string): Promise<void> => call('CancelLoad', path);
 export const recentFiles = (): Promise<string[]> => call('RecentFiles');
 export const renameDataset = (name: string, newName: string): Promise<void> => call('RenameDataset', name, newName);
 export const refreshDataset = (name: string): Promise<void> => call('RefreshDataset', name);

@@ -67,6 +67,19 @@ export interface LoadReport {
   error?: ApiErrorShape;
 }
 
+/** A folder among opened paths: opened as one dataset per file, or as one dataset. */
+export interface FolderInfo {
+  path: string;
+  /** Data files directly inside (subfolders are not read). */
+  files: number;
+  /** Other entries, left out. */
+  skipped: number;
+  /** The folder's name: the one dataset's, unless changed. */
+  name: string;
+  /** Why the folder cannot be opened at all. */
+  error?: ApiErrorShape;
+}
+
 // ---- Query ----------------------------------------------------------------
 
 export interface Column {

@@ -7,6 +7,7 @@ import type {
   ChatSummary,
   Connection,
   Dataset,
+  FolderInfo,
   LoadProgress,
   QueryResult,
   Report,
@@ -77,6 +78,10 @@ export interface AppState {
   loadFailures: LoadFailure[];
   /** Paths asked for through the path dialog (web mode has no native one). */
   pathDialog: boolean;
+  /** Folders opened and waiting for the choice of how (one dataset per file, or one); the first is asked. */
+  folderChoices: FolderInfo[];
+  /** Keys of loads (files or folders being opened) that CancelLoad can stop. */
+  cancellable: Record<string, true>;
   status: Status | null;
   settings: Settings | null;
   reports: Record<string, ReportState>;
@@ -108,6 +113,8 @@ export function initialState(): AppState {
     loads: {},
     loadFailures: [],
     pathDialog: false,
+    folderChoices: [],
+    cancellable: {},
     status: null,
     settings: null,
     reports: {},

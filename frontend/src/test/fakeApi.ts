@@ -43,11 +43,15 @@ function build() {
       handlers.get('filedrop')!.add(wrapped);
       return () => handlers.get('filedrop')?.delete(wrapped);
     }),
-    getVersion: vi.fn(async () => 'test'),
+    getVersion: vi.fn<typeof Api.getVersion>(async () => 'test'),
     listDatasets: vi.fn<typeof Api.listDatasets>(async (): Promise<Dataset[]> => []),
     chooseFiles: vi.fn<typeof Api.chooseFiles>(async (): Promise<string[]> => []),
     openFiles: vi.fn<typeof Api.openFiles>(async (paths: string[]) => paths.map((file) => ({ file, datasets: [] }))),
     recentFiles: vi.fn<typeof Api.recentFiles>(async (): Promise<string[]> => []),
+    foldersAmong: vi.fn<typeof Api.foldersAmong>(async () => []),
+    chooseFolder: vi.fn<typeof Api.chooseFolder>(async () => ''),
+    openFolder: vi.fn<typeof Api.openFolder>(async (path: string) => [{ file: path, datasets: [] }]),
+    cancelLoad: vi.fn<typeof Api.cancelLoad>(async () => undefined),
     renameDataset: vi.fn<typeof Api.renameDataset>(async () => undefined),
     refreshDataset: vi.fn<typeof Api.refreshDataset>(async () => undefined),
     setDatasetNote: vi.fn<typeof Api.setDatasetNote>(async () => undefined),
