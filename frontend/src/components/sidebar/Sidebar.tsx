@@ -67,12 +67,14 @@ function Datasets() {
       {noted && <NotesDialog dataset={noted} onClose={() => setNoting(null)} />}
       <div className="side-section__head">
         <span>Datasets</span>
-        <button type="button" className="icon-button" aria-label="Open a folder" title="Open a folder of data files" onClick={() => void a.chooseFolder()}>
-          <Icon name="folder" />
-        </button>
-        <button type="button" className="icon-button" aria-label="Open files" title="Open files (Ctrl+O)" onClick={() => void a.chooseAndOpen()}>
-          <Icon name="plus" />
-        </button>
+        <span className="side-section__actions">
+          <button type="button" className="icon-button" aria-label="Open a folder" title="Open a folder of data files" onClick={() => void a.chooseFolder()}>
+            <Icon name="folder" />
+          </button>
+          <button type="button" className="icon-button" aria-label="Open files" title="Open files (Ctrl+O)" onClick={() => void a.chooseAndOpen()}>
+            <Icon name="plus" />
+          </button>
+        </span>
       </div>
       {datasets !== null && datasets.length === 0 && (
         <div className="side-empty">
