@@ -39,6 +39,33 @@ type Dataset struct {
 	Comment string `json:"comment,omitempty"`
 }
 
+// DatasetSummary is a dataset as a list of thousands shows it: read
+// without decoding its record (catalog.Summary); ColumnCount says how many
+// columns the whole record (Dataset) has.
+type DatasetSummary struct {
+	Name        string    `json:"name"`
+	Kind        string    `json:"kind"`
+	Source      string    `json:"source"`
+	Part        string    `json:"part,omitempty"`
+	Rows        int64     `json:"rows"`
+	ColumnCount int       `json:"columnCount"`
+	SizeBytes   int64     `json:"sizeBytes"`
+	LoadedAt    time.Time `json:"loadedAt"`
+	Warnings    []string  `json:"warnings"`
+	Storage     string    `json:"storage"`
+	Note        string    `json:"note,omitempty"`
+	Comment     string    `json:"comment,omitempty"`
+}
+
+func summaryDTOs(ss []catalog.Summary) []DatasetSummary {
+	out := make([]DatasetSummary, len(ss))
+	for i, s := range ss {
+		out[i] = DatasetSummary{Name: s.Name, Kind: s.Kind, Source: s.Source, Part: s.Part, Rows: s.Rows, ColumnCount: s.Columns,
+			SizeBytes: s.SizeBytes, LoadedAt: s.LoadedAt, Warnings: append([]string{}, s.Warnings...), Storage: s.Storage, Note: s.Note, Comment: s.Comment}
+	}
+	return out
+}
+
 // DatasetColumn is a column and the statistics computed at load.
 type DatasetColumn struct {
 	Name     string     `json:"name"`
@@ -91,16 +118,17 @@ func (a *App) ListDatasets() ([]Dataset, error) {
 	return out, wrap(err)
 }
 
-// datasetsChanged tells the frontend the list changed, with the new list,
-// and starts embedding what changed (see embedTables).
+// datasetsChanged tells the frontend the list changed, with the new
+// list's summaries (no record decoded), and starts embedding what changed
+// (see embedTables).
 func (a *App) datasetsChanged(ctx context.Context, ws *workspace.Workspace) {
 	a.embedTables()
-	ds, err := ws.Datasets(ctx)
+	ss, err := ws.Summaries(ctx)
 	if err != nil {
 		a.log.Warn("list datasets after a change", "err", err)
 		return
 	}
-	a.publish(EventDatasetsChanged, datasetDTOs(ds))
+	a.publish(EventDatasetsChanged, summaryDTOs(ss))
 }
 
 // dataset returns the catalog record of name, or a not_found Error.

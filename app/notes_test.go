@@ -43,8 +43,8 @@ func TestSetDatasetNote(t *testing.T) {
 	if len(changed) != before+1 {
 		t.Fatalf("%d datasets:changed events after the note, want %d", len(changed), before+1)
 	}
-	for _, d := range changed[len(changed)-1].([]app.Dataset) {
-		if d.Name == "orders" && (d.Note != "Web shop orders since 2023." || columnNote(d, "region") != "sales region") {
+	for _, d := range changed[len(changed)-1].([]app.DatasetSummary) {
+		if d.Name == "orders" && d.Note != "Web shop orders since 2023." {
 			t.Errorf("event's dataset %+v", d)
 		}
 	}

@@ -155,9 +155,17 @@ func reattach(ctx context.Context, eng *duck.Engine) error {
 	return nil
 }
 
-// Datasets lists the loaded datasets.
+// Datasets lists the loaded datasets, decoding every record; a list to
+// show uses Summaries.
 func (w *Workspace) Datasets(ctx context.Context) ([]catalog.Dataset, error) {
 	return catalog.List(ctx, w.Engine.DB())
+}
+
+// Summaries lists the loaded datasets' summaries (name, kind, source,
+// rows, size, column count, notes and warnings) without decoding any
+// record: its cost per dataset stays small however many there are.
+func (w *Workspace) Summaries(ctx context.Context) ([]catalog.Summary, error) {
+	return catalog.Summaries(ctx, w.Engine.DB())
 }
 
 // ProfilingDone is closed when the background profile started at Open

@@ -61,6 +61,23 @@ export interface LoadProgress {
 }
 
 /** What loading one file gave. */
+/** A dataset as a list shows it, read without its record; listDatasets and getDataset give the whole. */
+export interface DatasetSummary {
+  name: string;
+  kind: string;
+  source: string;
+  part?: string;
+  rows: number;
+  /** How many columns the dataset has. */
+  columnCount: number;
+  sizeBytes: number;
+  loadedAt: string;
+  warnings: string[];
+  storage: string;
+  note?: string;
+  comment?: string;
+}
+
 export interface LoadReport {
   file: string;
   datasets?: Dataset[];
@@ -757,7 +774,7 @@ export interface ApiErrorShape {
 /** Every backend event and its payload. */
 export interface EventMap {
   'load:progress': LoadProgress;
-  'datasets:changed': Dataset[];
+  'datasets:changed': DatasetSummary[];
   'run:events': RunEvents;
   'report:delta': ReportDelta;
   'model:pull': PullProgress;
