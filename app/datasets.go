@@ -107,13 +107,31 @@ func datasetDTOs(ds []catalog.Dataset) []Dataset {
 	return out
 }
 
-// ListDatasets returns the loaded datasets, by name.
-func (a *App) ListDatasets() ([]Dataset, error) {
-	var out []Dataset
+// ListDatasets returns the loaded datasets' summaries, by name, without
+// decoding their records: a workspace of thousands lists in milliseconds.
+// GetDataset returns one whole, with its columns.
+func (a *App) ListDatasets() ([]DatasetSummary, error) {
+	var out []DatasetSummary
 	err := a.withWorkspace(func(ctx context.Context, ws *workspace.Workspace) error {
-		ds, err := ws.Datasets(ctx)
-		out = datasetDTOs(ds)
+		ss, err := ws.Summaries(ctx)
+		out = summaryDTOs(ss)
 		return err
+	})
+	return out, wrap(err)
+}
+
+// GetDataset returns the dataset called name with its columns and their
+// statistics; an unknown name is a not_found Error.
+func (a *App) GetDataset(name string) (*Dataset, error) {
+	var out *Dataset
+	err := a.withWorkspace(func(ctx context.Context, ws *workspace.Workspace) error {
+		d, err := dataset(ctx, ws, name)
+		if err != nil {
+			return err
+		}
+		dto := datasetDTO(d)
+		out = &dto
+		return nil
 	})
 	return out, wrap(err)
 }

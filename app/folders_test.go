@@ -82,7 +82,7 @@ func TestOpenFolderEitherWay(t *testing.T) {
 		t.Errorf("as one: %s, %d rows, columns %+v; want all_stores, 9 rows, day, amount and source_file", d.Name, d.Rows, d.Columns)
 	}
 	ds, _ := e.app.ListDatasets()
-	if got := names(ds); len(got) != 4 {
+	if got := listed(ds); len(got) != 4 {
 		t.Errorf("datasets %v, want the three files' and the folder's", got)
 	}
 

@@ -10,17 +10,11 @@ import (
 
 func datasetNamed(t *testing.T, a *app.App, name string) app.Dataset {
 	t.Helper()
-	ds, err := a.ListDatasets()
+	d, err := a.GetDataset(name)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("no dataset %s: %v", name, err)
 	}
-	for _, d := range ds {
-		if d.Name == name {
-			return d
-		}
-	}
-	t.Fatalf("no dataset %s in %v", name, names(ds))
-	return app.Dataset{}
+	return *d
 }
 
 func columnNote(d app.Dataset, col string) string {

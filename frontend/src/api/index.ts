@@ -17,6 +17,7 @@ import type {
   ConnectionInput,
   ConnectionSchema,
   Dataset,
+  DatasetSummary,
   EventMap,
   EventName,
   ExportFormat,
@@ -98,7 +99,10 @@ export async function getVersion(): Promise<string | null> {
 
 // ---- Data -----------------------------------------------------------------------
 
-export const listDatasets = (): Promise<Dataset[]> => call('ListDatasets');
+/** The datasets' summaries (no columns: getDataset gives one whole), by name. */
+export const listDatasets = (): Promise<DatasetSummary[]> => call('ListDatasets');
+/** One dataset with its columns and their statistics. */
+export const getDataset = (name: string): Promise<Dataset> => call('GetDataset', name);
 /** The native open dialog; [] when canceled, and always in web mode. */
 export const chooseFiles = (): Promise<string[]> => call('ChooseFiles');
 /** Loads each file (load:progress events, then datasets:changed); one failing does not stop the others. */

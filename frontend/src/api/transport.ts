@@ -28,6 +28,7 @@ export const METHODS = [
   'ExportReport',
   'FoldersAmong',
   'GetChat',
+  'GetDataset',
   'GetPrivacy',
   'GetReport',
   'GetSettings',

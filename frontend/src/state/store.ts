@@ -6,7 +6,7 @@ import type {
   AgentEvent,
   ChatSummary,
   Connection,
-  Dataset,
+  DatasetSummary,
   FolderInfo,
   LoadProgress,
   QueryResult,
@@ -66,7 +66,8 @@ export interface AppState {
   view: View;
   /** The conversation the chat view shows; null for a new one not yet created. */
   chatId: string | null;
-  datasets: Dataset[] | null;
+  /** The datasets' summaries; useDataset gets one whole. */
+  datasets: DatasetSummary[] | null;
   chats: ChatSummary[];
   turns: Record<string, TurnRef[]>;
   events: Record<string, AgentEvent[]>;

@@ -1,5 +1,6 @@
 import { useEffect, useLayoutEffect, useRef } from 'react';
-import type { AgentEvent, Dataset } from '../../api';
+import type { AgentEvent, Dataset, DatasetSummary } from '../../api';
+import { useDatasets } from '../../hooks/useDataset';
 import { useActions } from '../../state/actions';
 import { useStore, type AppState } from '../../state/store';
 import { ErrorNote } from '../common/ErrorNote';
@@ -158,8 +159,9 @@ export function showsWelcome(s: AppState): boolean {
   return s.view.kind === 'chat' && s.chatId === null && s.datasets !== null && s.datasets.length === 0;
 }
 
-function AskEmpty({ datasets, onPick }: { datasets: Dataset[]; onPick: (q: string) => void }) {
-  const examples = exampleQuestions(datasets);
+function AskEmpty({ datasets, onPick }: { datasets: DatasetSummary[]; onPick: (q: string) => void }) {
+  // The questions come from the columns of the first three: fetched whole.
+  const examples = exampleQuestions(useDatasets(datasets, 3));
   return (
     <div className="ask-empty">
       <Icon name="sparkle" size={28} className="ask-empty__icon" />

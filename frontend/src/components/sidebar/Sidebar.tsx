@@ -1,7 +1,8 @@
 import { useMemo, useState } from 'react';
-import type { ChatSummary, Dataset } from '../../api';
+import type { ChatSummary, DatasetSummary } from '../../api';
 import { basename, DATE_GROUPS, dateGroup, rows } from '../../format';
 import { useActions } from '../../state/actions';
+import { useDataset } from '../../hooks/useDataset';
 import { useStore } from '../../state/store';
 import { Icon } from '../common/Icon';
 import { InlineEdit } from '../common/InlineEdit';
@@ -61,7 +62,7 @@ function Datasets() {
   const view = useStore((s) => s.view);
   const [editing, setEditing] = useState<string | null>(null);
   const [noting, setNoting] = useState<string | null>(null);
-  const noted = datasets?.find((d) => d.name === noting);
+  const noted = useDataset(datasets?.find((d) => d.name === noting));
   return (
     <section className="side-section" aria-label="Datasets">
       {noted && <NotesDialog dataset={noted} onClose={() => setNoting(null)} />}
@@ -109,7 +110,7 @@ function DatasetItem({
   onEdit,
   onNotes,
 }: {
-  d: Dataset;
+  d: DatasetSummary;
   active: boolean;
   editing: boolean;
   onEdit: (on: boolean) => void;
