@@ -33,6 +33,7 @@ export const METHODS = [
   'ListConnections',
   'ListDatasets',
   'ListModels',
+  'MCPSetup',
   'NewChat',
   'NewConnectionChat',
   'OpenFiles',

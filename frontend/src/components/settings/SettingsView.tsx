@@ -9,6 +9,7 @@ import { useStore } from '../../state/store';
 import { ErrorNote } from '../common/ErrorNote';
 import { Icon } from '../common/Icon';
 import { PrivacySettings } from '../privacy/Privacy';
+import { McpSettings } from './McpSettings';
 import { SandboxBuild } from './SandboxBuild';
 import './settings.css';
 
@@ -343,6 +344,8 @@ export function SettingsView() {
               <SandboxBuild check={status.docker} />
             </section>
           )}
+
+          <McpSettings />
         </div>
       </div>
     </div>
