@@ -106,7 +106,11 @@ func (r *run) record(call llm.ToolCall, res tools.Result, d time.Duration) {
 		r.meta.FailedCalls++
 		r.failures++
 		if r.failures >= failuresBeforeNudge {
-			text += fmt.Sprintf("\n\nThat is %d failed calls in a row. Stop repeating this approach: re-read the table's columns (describe_table), simplify the query, or answer with what you know and say what you could not check.", r.failures)
+			reread := "re-read the table's columns"
+			if d := r.reader.cat.nameOf(describesTables); d != "" {
+				reread += " (" + d + ")"
+			}
+			text += fmt.Sprintf("\n\nThat is %d failed calls in a row. Stop repeating this approach: %s, simplify the query, or answer with what you know and say what you could not check.", r.failures, reread)
 		}
 	} else {
 		r.failures = 0

@@ -231,8 +231,8 @@ func TestRepeatedFailuresAskForANewApproach(t *testing.T) {
 	if got := sc.lastTool(t, 2); strings.Contains(got, "in a row") {
 		t.Errorf("second failure should not nudge yet:\n%s", got)
 	}
-	if got := sc.lastTool(t, 3); !strings.Contains(got, "3 failed calls in a row") {
-		t.Errorf("third failure should tell the model to change approach:\n%s", got)
+	if got := sc.lastTool(t, 3); !strings.Contains(got, "3 failed calls in a row") || !strings.Contains(got, "(describe_table)") {
+		t.Errorf("third failure should tell the model to change approach, naming the tool that describes tables:\n%s", got)
 	}
 }
 

@@ -21,7 +21,7 @@ type Schema struct {
 	Tables    []Table
 	JoinPaths []JoinPath
 	// Others counts tables that exist but are not described; the model
-	// reaches them with list_datasets.
+	// reaches them with the tool that lists the tables (list_datasets).
 	Others int
 }
 
@@ -78,7 +78,11 @@ func systemPrompt(s Schema, o promptOptions) string {
 		writeTable(&b, t)
 	}
 	if s.Others > 0 {
-		fmt.Fprintf(&b, "%d more table(s) exist; call list_datasets to see them.\n", s.Others)
+		fmt.Fprintf(&b, "%d more table(s) exist", s.Others)
+		if list := o.tools.nameOf(listsTables); list != "" {
+			fmt.Fprintf(&b, "; call %s to see them", list)
+		}
+		b.WriteString(".\n")
 	}
 
 	b.WriteString("\n## Join paths\n")

@@ -77,3 +77,24 @@ func (c catalog) example(tool string) string {
 	}
 	return `{"name": "value"}`
 }
+
+// nameOf is the name of the first tool (in registration order) whose spec
+// is, "" when none is: how the agent's own words name a tool by its role.
+func (c catalog) nameOf(is func(tools.Spec) bool) string {
+	for _, s := range c.specs {
+		if is(s) {
+			return s.Name
+		}
+	}
+	return ""
+}
+
+// listsTables is the role of the tool listing every table: a lookup of
+// names and counts (SchemaStructure) that is not a question to the user.
+func listsTables(s tools.Spec) bool {
+	return s.SchemaLevel == tools.SchemaStructure && s.Evidence == tools.EvidenceNone && s.Guidance.Stage != tools.StageClarify
+}
+
+// describesTables is the role of the tool describing a table's columns
+// (SchemaDescribe).
+func describesTables(s tools.Spec) bool { return s.SchemaLevel == tools.SchemaDescribe }

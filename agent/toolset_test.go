@@ -92,6 +92,26 @@ func TestHowToWorkFromSpecs(t *testing.T) {
 	}
 }
 
+// The prompt's line about tables it does not describe names the tool that
+// lists them by its role in the specs, and none when there is none.
+func TestUndescribedTablesNameTheListingTool(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		specs []tools.Spec
+		want  string
+	}{
+		{"workspace", workspaceSpecs(), "3 more table(s) exist; call list_datasets to see them.\n"},
+		{"only ask_user", []tools.Spec{askuser.New().Spec()}, "3 more table(s) exist.\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := systemPrompt(Schema{Others: 3}, promptOptions{maxSteps: 15, tools: newCatalog(c.specs)})
+			if !strings.Contains(p, c.want) {
+				t.Errorf("prompt lacks %q:\n%s", c.want, p)
+			}
+		})
+	}
+}
+
 // A tool registered in any order still takes its stage's place.
 func TestGuidanceOrderIsByStage(t *testing.T) {
 	specs := workspaceSpecs()

@@ -18,7 +18,9 @@ import (
 	"time"
 
 	"github.com/loupeapp/loupe/app/buildinfo"
+	"github.com/loupeapp/loupe/app/config"
 	"github.com/loupeapp/loupe/app/session"
+	"github.com/loupeapp/loupe/app/status"
 	"github.com/loupeapp/loupe/data/results"
 )
 
@@ -65,15 +67,11 @@ type App struct {
 	mu    sync.Mutex
 	wails context.Context // the Wails context between Startup and Shutdown, else nil
 
-	ws       wsHolder
-	results  *results.Store
-	runs     runRegistry            // what can be stopped, and the live runs
-	chats    *session.Conversations // the conversation store
-	remotes  *remotePool            // the databases connection chats (and the sidebar) use
-	conns    *session.Connections   // opens them
-	settings *settingsStore
-	recent   *recentStore
-	status   statusCache
+	s        *session.Session // the workspace, conversations, runs and connections
+	settings *config.Store
+	choices  *config.Choices // the privacy level chosen per model server
+	recent   *config.Recent
+	status   status.Cache
 }
 
 // New returns an App ready to be bound. It does no I/O: the workspace opens
@@ -83,32 +81,24 @@ func New(o Options) *App {
 		o.Getenv = os.Getenv
 	}
 	if o.Keychain == nil {
-		k, err := OSKeychain()
-		if err != nil {
-			k = brokenKeychain{err}
-		}
-		o.Keychain = k
+		o.Keychain = config.UserKeychain()
 	}
 	log := o.Logger
 	if log == nil {
 		log = slog.Default()
 	}
 	life, stop := context.WithCancel(context.Background())
-	a := &App{
-		opts:    o,
-		log:     log.With("subsystem", "app"),
-		life:    life,
-		stop:    stop,
-		results: results.New(results.Config{}),
-		runs:    runRegistry{session.NewRuns()},
-		remotes: newRemotePool(),
-	}
-	a.ws.dir, a.ws.config = o.WorkspaceDir, a.configDir
-	a.chats = session.NewConversations(life, a.workspaceDir, a.runs.Runs, a.log)
-	a.conns = &session.Connections{Pool: a.remotes.Pool, Profiles: a.profiles, Saved: a.saved, Log: a.log}
-	context.AfterFunc(life, a.remotes.Close)
-	a.settings = newSettingsStore(a.configDir, o.Getenv, o.Keychain)
-	a.recent = newRecentStore(a.configDir)
+	a := &App{opts: o, log: log.With("subsystem", "app"), life: life, stop: stop}
+	runs := session.NewRuns()
+	local := session.NewLocal(life, o.WorkspaceDir, a.configDir, a.log)
+	local.Embedding, local.OnChange = a.embedding, a.datasetsChanged
+	conns := session.NewConnections(session.NewPool(), a.configDir, o.Keychain, a.log)
+	conns.Explain = connError
+	a.s = &session.Session{Life: life, Log: a.log, Local: local, Runs: runs, Conns: conns, Results: results.New(results.Config{}),
+		Chats: session.NewConversations(life, local.Dir, runs, a.log), Go: a.background}
+	context.AfterFunc(life, conns.Pool.Close)
+	a.settings = config.NewStore(a.configDir, o.Getenv, o.Keychain)
+	a.choices, a.recent = config.NewChoices(a.configDir), config.NewRecent(a.configDir)
 	if a.opts.Dialogs == nil {
 		a.opts.Dialogs = windowDialogs{a}
 	}
@@ -132,7 +122,7 @@ func (a *App) Startup(ctx context.Context) {
 // method, so that it is not bound to the frontend.)
 func Warm(a *App) {
 	a.background(func(ctx context.Context) {
-		if _, err := a.workspace(ctx); err != nil {
+		if _, err := a.s.Local.Open(ctx); err != nil {
 			a.log.Warn("open the workspace", "err", err)
 		}
 	})
@@ -152,7 +142,7 @@ func (a *App) Shutdown(context.Context) {
 	case <-time.After(3 * time.Second):
 		a.log.Warn("shutdown: background work still running after 3 s")
 	}
-	a.ws.close()
+	a.s.Local.Close()
 	a.mu.Lock()
 	a.wails = nil
 	a.mu.Unlock()
@@ -203,10 +193,3 @@ func (a *App) windowContext() context.Context {
 func (a *App) Version() (string, error) {
 	return buildinfo.Version(), nil
 }
-
-// runRegistry is session.Runs as the app's files call it.
-type runRegistry struct{ *session.Runs }
-
-func (r runRegistry) add(key string, cancel context.CancelFunc) bool { return r.Add(key, cancel) }
-func (r runRegistry) remove(key string)                              { r.Remove(key) }
-func (r runRegistry) cancel(key string)                              { r.Cancel(key) }

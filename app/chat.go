@@ -1,7 +1,6 @@
 package app
 
 import (
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -9,8 +8,6 @@ import (
 	"github.com/loupeapp/loupe/app/session"
 	"github.com/loupeapp/loupe/data/remote"
 	"github.com/loupeapp/loupe/data/store"
-	"github.com/loupeapp/loupe/data/workspace"
-	"github.com/loupeapp/loupe/tools/python"
 )
 
 // ChatSummary is a conversation as the sidebar lists it.
@@ -40,18 +37,6 @@ type Chat struct {
 	Turns []Turn `json:"turns"`
 }
 
-// chatStore returns the conversation store, opened on first use
-// (session.Conversations).
-func (a *App) chatStore() (*store.Store, error) { return a.chats.Store() }
-
-// workspaceDir is the workspace folder, which holds the store.
-func (a *App) workspaceDir() (string, error) {
-	if a.ws.dir != "" {
-		return a.ws.dir, nil
-	}
-	return workspace.DefaultDir()
-}
-
 // storeError shapes the store's errors for the frontend.
 func storeError(err error, chatID string) error { return session.StoreError(err, chatID) }
 
@@ -61,7 +46,7 @@ func summaryOf(c store.Conversation) ChatSummary {
 
 // ListChats returns the conversations, most recently updated first.
 func (a *App) ListChats() ([]ChatSummary, error) {
-	st, err := a.chatStore()
+	st, err := a.s.Chats.Store()
 	if err != nil {
 		return nil, err
 	}
@@ -78,11 +63,11 @@ func (a *App) ListChats() ([]ChatSummary, error) {
 
 // NewChat starts an empty conversation.
 func (a *App) NewChat() (*ChatSummary, error) {
-	st, err := a.chatStore()
+	st, err := a.s.Chats.Store()
 	if err != nil {
 		return nil, err
 	}
-	dir, _ := a.workspaceDir() // chatStore resolved it
+	dir, _ := a.s.Local.Dir() // Store resolved it
 	c, err := st.CreateConversation(a.life, "", dir)
 	if err != nil {
 		return nil, wrap(err)
@@ -97,7 +82,7 @@ func (a *App) RenameChat(id, name string) error {
 	if name == "" {
 		return newError(CodeInvalid, "A conversation needs a name.", "Type a few words.")
 	}
-	st, err := a.chatStore()
+	st, err := a.s.Chats.Store()
 	if err != nil {
 		return err
 	}
@@ -109,26 +94,7 @@ func (a *App) RenameChat(id, name string) error {
 
 // DeleteChat deletes a conversation, stopping its run if one is going.
 func (a *App) DeleteChat(id string) error {
-	st, err := a.chatStore()
-	if err != nil {
-		return err
-	}
-	if err := st.Delete(a.life, id); err != nil {
-		return storeError(err, id)
-	}
-	for runID := range a.runs.Running(id) {
-		a.runs.Cancel(runID)
-	}
-	// The files its Python runs wrote go with it.
-	dir, err := a.workspaceDir()
-	if err != nil {
-		return wrap(err)
-	}
-	if err := python.RemoveChatFiles(dir, id); err != nil {
-		return newError(CodeFile, "The conversation was deleted, but its Python files could not be removed: "+err.Error(),
-			"Delete the folder "+filepath.Join(python.FilesRoot(dir), id)+" by hand.")
-	}
-	return nil
+	return a.s.Chats.Delete(a.life, id)
 }
 
 // GetChat returns a conversation with its turns: one per answer, with the
@@ -136,7 +102,7 @@ func (a *App) DeleteChat(id string) error {
 // An answer interrupted by a crash is shown from what was stored of it
 // (its partial text and finished tool calls) as a run that was stopped.
 func (a *App) GetChat(id string) (*Chat, error) {
-	c, turns, err := a.chats.Turns(a.life, id)
+	c, turns, err := a.s.Chats.Turns(a.life, id)
 	if err != nil {
 		return nil, storeError(err, id)
 	}

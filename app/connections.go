@@ -3,18 +3,14 @@ package app
 import (
 	"context"
 	"errors"
-	"fmt"
-	"path/filepath"
 	"regexp"
 	"strings"
-	"time"
 
 	"github.com/loupeapp/loupe/app/session"
 	"github.com/loupeapp/loupe/data/remote"
 	_ "github.com/loupeapp/loupe/data/remote/mysql"  // registers the MySQL/MariaDB connector
 	_ "github.com/loupeapp/loupe/data/remote/pg"     // registers the PostgreSQL connector
 	_ "github.com/loupeapp/loupe/data/remote/sqlite" // registers the SQLite connector
-	"github.com/loupeapp/loupe/data/workspace"
 )
 
 // Error codes of database connections, one per remote.Problem (a bad
@@ -30,10 +26,6 @@ const (
 	CodeDBLost            = "db_lost"             // the connection dropped while in use
 	CodeDBNoFile          = "db_no_file"          // the SQLite file is missing or not a database
 )
-
-// connectTimeout bounds a connection test: connecting, pinging and
-// reading the schema.
-const connectTimeout = 30 * time.Second
 
 // Connection is a saved database connection as the sidebar lists it. It
 // never holds the password: HasPassword says whether one is stored.
@@ -91,57 +83,6 @@ type ConnectionCheck struct {
 	Role *remote.RoleWarning `json:"role,omitempty"`
 }
 
-// connectionsFile is the profiles file in the config folder, shared with
-// `loupe connect` (see remote.DefaultStorePath).
-const connectionsFile = "connections.json"
-
-// profiles is the store of saved connections in the app's config folder.
-func (a *App) profiles() (*remote.Store, error) {
-	dir, err := a.configDir()
-	if err != nil {
-		return nil, wrap(err)
-	}
-	return a.remotes.store(filepath.Join(dir, connectionsFile)), nil
-}
-
-// profile returns the saved connection name, or a not_found Error.
-func (a *App) profile(name string) (remote.Profile, error) {
-	ps, err := a.profiles()
-	if err != nil {
-		return remote.Profile{}, err
-	}
-	p, err := ps.Get(name)
-	if errors.Is(err, remote.ErrNoProfile) {
-		return p, &Error{Code: CodeNotFound, Message: fmt.Sprintf("No connection is called %q.", name),
-			Hint: "It may have been removed or renamed; the sidebar lists the connections.", Err: err}
-	}
-	return p, wrap(err)
-}
-
-// password returns the stored password of the connection name, "" when
-// none is stored.
-func (a *App) password(name string) (string, error) {
-	pw, _, err := a.opts.Keychain.Get(name)
-	if errors.Is(err, ErrNoSecret) {
-		return "", nil
-	}
-	if err != nil {
-		return "", connKeychainError(err)
-	}
-	return pw, nil
-}
-
-// saved returns the connection name's profile and its stored password
-// ("" for SQLite files and when none is stored).
-func (a *App) saved(name string) (remote.Profile, string, error) {
-	p, err := a.profile(name)
-	if err != nil || p.Kind == remote.SQLite {
-		return p, "", err
-	}
-	pw, err := a.password(p.Name)
-	return p, pw, err
-}
-
 func (a *App) connectionDTO(ps *remote.Store, p remote.Profile) (Connection, error) {
 	c := Connection{Name: p.Name, Kind: string(p.Kind), Host: p.Host, Port: p.Port, Database: p.Database,
 		User: p.User, TLS: string(p.TLS), Path: p.Path, URL: p.URL()}
@@ -160,7 +101,7 @@ func (a *App) connectionDTO(ps *remote.Store, p remote.Profile) (Connection, err
 // ListConnections returns the saved connections, by name, without their
 // passwords.
 func (a *App) ListConnections() ([]Connection, error) {
-	ps, err := a.profiles()
+	ps, err := a.s.Conns.Profiles()
 	if err != nil {
 		return nil, err
 	}
@@ -177,35 +118,14 @@ func (a *App) ListConnections() ([]Connection, error) {
 	return out, nil
 }
 
-// profileOf reads in into a checked profile (defaults filled in) and the
+// profileOf reads in into a checked profile (session.Checked) and the
 // password it gives, if any.
 func profileOf(in ConnectionInput) (remote.Profile, *string, error) {
-	name := strings.TrimSpace(in.Name)
-	p := remote.Profile{Name: name, Kind: remote.Kind(in.Kind), Host: strings.TrimSpace(in.Host), Port: in.Port,
+	p := remote.Profile{Name: strings.TrimSpace(in.Name), Kind: remote.Kind(in.Kind), Host: strings.TrimSpace(in.Host), Port: in.Port,
 		Database: strings.TrimSpace(in.Database), User: strings.TrimSpace(in.User), TLS: remote.TLSMode(in.TLS),
 		Path: strings.TrimSpace(in.Path)}
-	pw := in.Password
-	if u := strings.TrimSpace(in.URL); u != "" {
-		q, fromURL, err := remote.ParseURL(name, u)
-		if err != nil {
-			return p, nil, connError(err)
-		}
-		p = q
-		if fromURL != "" {
-			pw = &fromURL
-		}
-	}
-	if p.Name == apiKeyName {
-		return p, nil, newError(CodeInvalid, fmt.Sprintf("%q is reserved for the model's API key.", p.Name), "Choose another name.")
-	}
-	p, err := p.Normalize()
-	if err != nil {
-		return p, nil, connError(err)
-	}
-	if p.Kind == remote.SQLite {
-		pw = nil
-	}
-	return p, pw, nil
+	p, pw, err := session.Checked(p, in.URL, in.Password)
+	return p, pw, connError(err)
 }
 
 // SaveConnection saves a connection, replacing the one it edits, and
@@ -218,62 +138,16 @@ func (a *App) SaveConnection(in ConnectionInput) (*Connection, error) {
 	if err != nil {
 		return nil, err
 	}
-	ps, err := a.profiles()
+	warning, err := a.s.SaveConnection(p, pw, strings.TrimSpace(in.Previous))
+	if err != nil {
+		return nil, connError(err)
+	}
+	ps, err := a.s.Conns.Profiles()
 	if err != nil {
 		return nil, err
 	}
-	prev := strings.TrimSpace(in.Previous)
-	if prev != p.Name {
-		if _, err := ps.Get(p.Name); err == nil {
-			return nil, newError(CodeInvalid, fmt.Sprintf("A connection called %q already exists.", p.Name),
-				"Choose another name, or edit that connection.")
-		}
-	}
-	// A renamed connection keeps its password unless a new one is given.
-	if pw == nil && prev != "" && prev != p.Name && p.Kind != remote.SQLite {
-		if old, err := a.password(prev); err != nil {
-			return nil, err
-		} else if old != "" {
-			pw = &old
-		}
-	}
-	warning := ""
-	switch {
-	case p.Kind == remote.SQLite:
-		err = a.opts.Keychain.Delete(p.Name)
-	case pw == nil:
-	case *pw == "":
-		err = a.opts.Keychain.Delete(p.Name)
-	default:
-		warning, err = a.opts.Keychain.Set(p.Name, *pw)
-	}
-	if err != nil {
-		return nil, connKeychainError(err)
-	}
-	if p, err = ps.Put(p); err != nil {
-		return nil, connError(err)
-	}
-	if prev != "" && prev != p.Name {
-		if err := a.moveChats(prev, p.Name); err != nil {
-			return nil, err
-		}
-		if err := a.moveImports(prev, p.Name); err != nil {
-			return nil, err
-		}
-		if err := ps.MoveNotes(prev, p.Name); err != nil {
-			return nil, wrap(fmt.Errorf("keep the notes on the tables of %s after its rename: %w", prev, err))
-		}
-		if err := ps.Remove(prev); err != nil && !errors.Is(err, remote.ErrNoProfile) {
-			return nil, wrap(err)
-		}
-		_ = a.opts.Keychain.Delete(prev)
-		a.remotes.Evict(prev)
-	}
-	a.remotes.Evict(p.Name)
-	if w, ok := a.remotes.lastTested(p); ok {
-		if err := ps.SetRole(p.Name, w); err != nil {
-			return nil, wrap(err)
-		}
+	if p, err = ps.Get(p.Name); err != nil {
+		return nil, wrap(err)
 	}
 	c, err := a.connectionDTO(ps, p)
 	if err != nil {
@@ -285,70 +159,21 @@ func (a *App) SaveConnection(in ConnectionInput) (*Connection, error) {
 	return &c, nil
 }
 
-// moveChats makes the conversations about the connection from be about
-// to, its new name, so that they keep asking the same database.
-func (a *App) moveChats(from, to string) error {
-	st, err := a.chatStore()
-	if err != nil {
-		return err
-	}
-	if _, err := st.MoveWorkspace(a.life, remote.Label(from), remote.Label(to)); err != nil {
-		return wrap(fmt.Errorf("keep the conversations of %s after its rename: %w", from, err))
-	}
-	return nil
-}
-
-// moveImports makes the datasets imported from the connection from name
-// to, its new name, so that refreshing them still runs their query there.
-func (a *App) moveImports(from, to string) error {
-	err := a.withWorkspace(func(ctx context.Context, ws *workspace.Workspace) error {
-		return session.MoveImports(ctx, ws, from, to)
-	})
-	return wrap(err)
-}
-
 // RemoveConnection forgets a connection, its password and the notes on
 // its tables. Conversations about it stay; asking in them says the
 // connection is gone.
-func (a *App) RemoveConnection(name string) error {
-	ps, err := a.profiles()
-	if err != nil {
-		return err
-	}
-	if err := ps.Remove(name); err != nil {
-		if errors.Is(err, remote.ErrNoProfile) {
-			_, err = a.profile(name)
-		}
-		return wrap(err)
-	}
-	a.remotes.Evict(name)
-	if err := a.opts.Keychain.Delete(name); err != nil {
-		return connKeychainError(err)
-	}
-	return nil
-}
+func (a *App) RemoveConnection(name string) error { return a.s.Conns.Remove(name) }
 
 // TestConnection connects to a saved connection, checks that it answers
 // and reads its schema. A failure is an Error whose code says which
 // (db_unreachable, db_auth, db_unknown_database, db_no_access, db_tls,
 // db_no_file) with what to do in its hint.
 func (a *App) TestConnection(name string) (*ConnectionCheck, error) {
-	p, pw, err := a.saved(name)
+	p, pw, err := a.s.Conns.Saved(name)
 	if err != nil {
 		return nil, err
 	}
-	chk, err := testProfile(a.life, p, pw)
-	if err != nil {
-		return nil, err
-	}
-	ps, err := a.profiles()
-	if err != nil {
-		return nil, err
-	}
-	if err := ps.SetRole(p.Name, chk.Role); err != nil {
-		return nil, wrap(err)
-	}
-	return chk, nil
+	return a.testProfile(p, pw, true)
 }
 
 // TestConnectionInput tests a connection before it is saved (the add and
@@ -368,24 +193,16 @@ func (a *App) TestConnectionInput(in ConnectionInput) (*ConnectionCheck, error) 
 		if stored == "" {
 			stored = p.Name
 		}
-		if password, err = a.password(stored); err != nil {
+		if password, err = a.s.Conns.Password(stored); err != nil {
 			return nil, err
 		}
 	}
-	chk, err := testProfile(a.life, p, password)
-	if err != nil {
-		return nil, err
-	}
-	// Saving this very profile next keeps the role warning found here.
-	a.remotes.tested(p, chk.Role)
-	return chk, nil
+	return a.testProfile(p, password, false)
 }
 
-// testProfile runs remote.Test on p within connectTimeout.
-func testProfile(ctx context.Context, p remote.Profile, password string) (*ConnectionCheck, error) {
-	ctx, cancel := context.WithTimeout(ctx, connectTimeout)
-	defer cancel()
-	t, err := remote.Test(ctx, p, password)
+// testProfile tests p (session.Connections.Test).
+func (a *App) testProfile(p remote.Profile, password string, saved bool) (*ConnectionCheck, error) {
+	t, err := a.s.Conns.Test(a.life, p, password, saved)
 	if err != nil {
 		return nil, connError(err)
 	}
@@ -403,7 +220,7 @@ func connError(err error) error {
 	var ce *remote.ConnError
 	if !errors.As(err, &ce) {
 		if errors.Is(err, context.DeadlineExceeded) {
-			return &Error{Code: CodeDBUnreachable, Message: "The database did not answer within " + connectTimeout.String() + ".",
+			return &Error{Code: CodeDBUnreachable, Message: "The database did not answer within " + session.ConnectTimeout.String() + ".",
 				Hint: "Check the host name and port, that the server is running, and that no firewall or VPN blocks it.", Err: err}
 		}
 		return AsError(err)
@@ -461,12 +278,4 @@ func windowHint(p remote.Problem, hint string) string {
 		h += "; edit the connection to type the password again"
 	}
 	return h
-}
-
-// connKeychainError is a keychain failure while keeping a database
-// password.
-func connKeychainError(err error) *Error {
-	return &Error{Code: CodeKeychain, Message: "The password cannot be stored: " + err.Error(),
-		Hint: "Unlock or install a keychain (on Linux: GNOME Keyring or KWallet, through the Secret Service), " +
-			"or set LOUPE_SECRET_<NAME> in the environment Loupe starts from.", Err: err}
 }

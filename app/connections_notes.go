@@ -20,5 +20,5 @@ func (a *App) SetConnectionNote(conn, table, note string, columns map[string]str
 		return err
 	}
 	defer release()
-	return wrap(a.conns.SetNote(a.life, r, table, catalog.Notes{Table: &note, Columns: columns}))
+	return wrap(a.s.Conns.SetNote(a.life, r, table, catalog.Notes{Table: &note, Columns: columns}))
 }

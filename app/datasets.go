@@ -112,7 +112,7 @@ func datasetDTOs(ds []catalog.Dataset) []Dataset {
 // GetDataset returns one whole, with its columns.
 func (a *App) ListDatasets() ([]DatasetSummary, error) {
 	var out []DatasetSummary
-	err := a.withWorkspace(func(ctx context.Context, ws *workspace.Workspace) error {
+	err := a.s.Local.Use(func(ctx context.Context, ws *workspace.Workspace) error {
 		ss, err := ws.Summaries(ctx)
 		out = summaryDTOs(ss)
 		return err
@@ -124,7 +124,7 @@ func (a *App) ListDatasets() ([]DatasetSummary, error) {
 // statistics; an unknown name is a not_found Error.
 func (a *App) GetDataset(name string) (*Dataset, error) {
 	var out *Dataset
-	err := a.withWorkspace(func(ctx context.Context, ws *workspace.Workspace) error {
+	err := a.s.Local.Use(func(ctx context.Context, ws *workspace.Workspace) error {
 		d, err := dataset(ctx, ws, name)
 		if err != nil {
 			return err
@@ -137,15 +137,8 @@ func (a *App) GetDataset(name string) (*Dataset, error) {
 }
 
 // datasetsChanged tells the frontend the list changed, with the new
-// list's summaries (no record decoded), and starts embedding what changed
-// (see embedTables).
-func (a *App) datasetsChanged(ctx context.Context, ws *workspace.Workspace) {
-	a.embedTables()
-	ss, err := ws.Summaries(ctx)
-	if err != nil {
-		a.log.Warn("list datasets after a change", "err", err)
-		return
-	}
+// list's summaries (session.Local.OnChange; no record decoded).
+func (a *App) datasetsChanged(_ context.Context, ss []catalog.Summary) {
 	a.publish(EventDatasetsChanged, summaryDTOs(ss))
 }
 
@@ -166,11 +159,11 @@ func (a *App) RenameDataset(name, newName string) error {
 		return newError(CodeInvalid, fmt.Sprintf("%q cannot be a dataset name.", newName),
 			"Use letters, digits and underscores, starting with a letter (at most 63 characters).")
 	}
-	return wrap(a.withWorkspace(func(ctx context.Context, ws *workspace.Workspace) error {
+	return wrap(a.s.Local.Use(func(ctx context.Context, ws *workspace.Workspace) error {
 		if err := session.RenameDataset(ctx, ws, name, newName); err != nil {
 			return err
 		}
-		a.datasetsChanged(ctx, ws)
+		a.s.Local.Changed(ctx, ws)
 		return nil
 	}))
 }
@@ -178,11 +171,11 @@ func (a *App) RenameDataset(name, newName string) error {
 // RemoveDataset removes a dataset from the workspace; the user's file is
 // not touched.
 func (a *App) RemoveDataset(name string) error {
-	return wrap(a.withWorkspace(func(ctx context.Context, ws *workspace.Workspace) error {
+	return wrap(a.s.Local.Use(func(ctx context.Context, ws *workspace.Workspace) error {
 		if err := session.RemoveDataset(ctx, ws, name); err != nil {
 			return err
 		}
-		a.datasetsChanged(ctx, ws)
+		a.s.Local.Changed(ctx, ws)
 		return nil
 	}))
 }
@@ -191,18 +184,18 @@ func (a *App) RemoveDataset(name string) error {
 // load:progress events; a dataset imported from a connection runs its
 // query there again, with import:progress events (see refreshImport).
 func (a *App) RefreshDataset(name string) error {
-	return wrap(a.withWorkspace(func(ctx context.Context, ws *workspace.Workspace) error {
+	return wrap(a.s.Local.Use(func(ctx context.Context, ws *workspace.Workspace) error {
 		d, err := dataset(ctx, ws, name)
 		if err != nil {
 			return err
 		}
-		if _, ok := importedFrom(d); ok {
+		if _, ok := session.ImportedFrom(d); ok {
 			return a.refreshImport(ctx, ws, d)
 		}
 		if _, err := a.loadFile(ctx, ws, d.Source); err != nil {
 			return err
 		}
-		a.datasetsChanged(ctx, ws)
+		a.s.Local.Changed(ctx, ws)
 		return nil
 	}))
 }
@@ -210,7 +203,7 @@ func (a *App) RefreshDataset(name string) error {
 // PreviewDataset returns the first rows of a dataset, through the guard.
 func (a *App) PreviewDataset(name string) (*QueryResult, error) {
 	var out *QueryResult
-	err := a.withWorkspace(func(ctx context.Context, ws *workspace.Workspace) error {
+	err := a.s.Local.Use(func(ctx context.Context, ws *workspace.Workspace) error {
 		if _, err := dataset(ctx, ws, name); err != nil {
 			return err
 		}
@@ -225,7 +218,7 @@ func (a *App) PreviewDataset(name string) (*QueryResult, error) {
 // tool's display payload (kind "profile").
 func (a *App) ProfileDataset(name string) (*tools.Display, error) {
 	var out *tools.Display
-	err := a.withWorkspace(func(ctx context.Context, ws *workspace.Workspace) error {
+	err := a.s.Local.Use(func(ctx context.Context, ws *workspace.Workspace) error {
 		if _, err := dataset(ctx, ws, name); err != nil {
 			return err
 		}

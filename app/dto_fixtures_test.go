@@ -92,6 +92,9 @@ var dtoFixtures = map[string]any{
 	"Status":          app.Status{},
 	"SandboxProgress": app.SandboxProgress{},
 	"SandboxBuilt":    app.SandboxBuilt{},
+	"MCPSetup":        app.MCPSetup{},
+	"MCPHost":         app.MCPHost{},
+	"MCPCall":         app.MCPCall{},
 	// Privacy and the outbox
 	"PrivacyState":  app.PrivacyState{},
 	"PrivacyOption": app.PrivacyLevel{},

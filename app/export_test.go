@@ -3,7 +3,7 @@ package app
 // WaitEmbedding blocks until a's background embedding of the workspace's
 // tables has ended (at once when the workspace is not open).
 func WaitEmbedding(a *App) {
-	if ret, _ := a.ws.extras(); ret != nil {
+	if ret := a.s.Local.Retrieval(); ret != nil {
 		ret.WaitEmbedding()
 	}
 }

@@ -66,15 +66,15 @@ func loadKey(path string) string {
 // stay, and the folder's report says how many were not loaded.
 func (a *App) OpenFolder(dir string, asOne bool, name string) ([]LoadReport, error) {
 	out := []LoadReport{}
-	err := a.withWorkspace(func(life context.Context, ws *workspace.Workspace) error {
+	err := a.s.Local.Use(func(life context.Context, ws *workspace.Workspace) error {
 		ctx, cancel := context.WithCancel(life)
 		defer cancel()
 		key := loadKey(dir)
-		if !a.runs.add(key, cancel) {
+		if !a.s.Runs.Add(key, cancel) {
 			return newError(CodeBusy, fmt.Sprintf("%s is already being opened.", filepath.Base(dir)), "Wait for it, or cancel it first.")
 		}
-		defer a.runs.remove(key)
-		defer a.datasetsChanged(life, ws)
+		defer a.s.Runs.Remove(key)
+		defer a.s.Local.Changed(life, ws)
 		if asOne {
 			ds, err := ws.Loader.LoadFolder(ctx, dir, name, load.Options{Progress: a.progressPublisher(nil)})
 			out = append(out, folderReport(dir, ds, err))
@@ -106,7 +106,7 @@ func (a *App) OpenFolder(dir string, asOne bool, name string) ([]LoadReport, err
 // CancelLoad stops the load of path (a file OpenFiles is loading, or a
 // folder OpenFolder is), if one is going.
 func (a *App) CancelLoad(path string) error {
-	a.runs.cancel(loadKey(path))
+	a.s.Runs.Cancel(loadKey(path))
 	return nil
 }
 

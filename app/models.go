@@ -37,9 +37,9 @@ type PullProgress struct {
 // recommended for Loupe and warning about those without tool support
 // (config.Models).
 func (a *App) ListModels() ([]ModelInfo, error) {
-	s, err := a.settings.get()
+	s, err := a.settings.Get()
 	if err != nil {
-		return nil, err
+		return nil, configError(err)
 	}
 	p, err := a.listingProvider(s)
 	if err != nil {
@@ -64,11 +64,11 @@ func (a *App) ListModels() ([]ModelInfo, error) {
 // provider. A model Ollama's library does not have is CodeNotFound; no
 // server, CodeModelUnreachable.
 func (a *App) PullModel(name string) error {
-	s, err := a.settings.get()
+	s, err := a.settings.Get()
 	if err != nil {
-		return err
+		return configError(err)
 	}
-	err = config.Pull(a.life, config.Settings(s), name, func(p config.PullProgress) {
+	err = config.Pull(a.life, s, name, func(p config.PullProgress) {
 		a.publish(EventModelPull, PullProgress(p))
 	})
 	if err != nil {
@@ -80,6 +80,6 @@ func (a *App) PullModel(name string) error {
 
 // listingProvider opens the provider the settings name for listing models
 // (config.OpenListing): it fails fast, and works before a model is chosen.
-func (a *App) listingProvider(s Settings) (llm.Provider, error) {
+func (a *App) listingProvider(s config.Settings) (llm.Provider, error) {
 	return config.OpenListing(a.spec(s))
 }

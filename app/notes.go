@@ -15,11 +15,11 @@ import (
 // invalid for an unknown column or a note over catalog.MaxNote
 // characters, and then nothing changes. Emits datasets:changed.
 func (a *App) SetDatasetNote(name, note string, columns map[string]string) error {
-	return wrap(a.withWorkspace(func(ctx context.Context, ws *workspace.Workspace) error {
+	return wrap(a.s.Local.Use(func(ctx context.Context, ws *workspace.Workspace) error {
 		if err := session.SetDatasetNotes(ctx, ws, name, catalog.Notes{Table: new(note), Columns: columns}); err != nil {
 			return err
 		}
-		a.datasetsChanged(ctx, ws)
+		a.s.Local.Changed(ctx, ws)
 		return nil
 	}))
 }

@@ -5,9 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"sync"
-	"time"
 
+	"github.com/loupeapp/loupe/app/session"
 	"github.com/loupeapp/loupe/data/catalog"
 	"github.com/loupeapp/loupe/data/load"
 	"github.com/loupeapp/loupe/data/workspace"
@@ -31,10 +30,6 @@ type LoadReport struct {
 	Error    *Error    `json:"error,omitempty"`
 }
 
-// progressEvery is the shortest gap between two load:progress events of a
-// file whose phase did not change.
-const progressEvery = 100 * time.Millisecond
-
 // ChooseFiles shows the native open dialog and returns the chosen paths
 // (none when canceled, or in web mode).
 func (a *App) ChooseFiles() ([]string, error) {
@@ -53,7 +48,7 @@ func (a *App) ChooseFiles() ([]string, error) {
 // in the background when the settings name an embedding model.
 func (a *App) OpenFiles(paths []string) ([]LoadReport, error) {
 	out := make([]LoadReport, 0, len(paths))
-	err := a.withWorkspace(func(ctx context.Context, ws *workspace.Workspace) error {
+	err := a.s.Local.Use(func(ctx context.Context, ws *workspace.Workspace) error {
 		for _, p := range paths {
 			r := LoadReport{File: p}
 			ds, err := a.loadCancellable(ctx, ws, p)
@@ -65,12 +60,12 @@ func (a *App) OpenFiles(paths []string) ([]LoadReport, error) {
 			} else {
 				r.Datasets = datasetDTOs(ds)
 				if abs, err := filepath.Abs(p); err == nil {
-					a.recent.add(abs)
+					a.recent.Add(abs)
 				}
 			}
 			out = append(out, r)
 		}
-		a.datasetsChanged(ctx, ws)
+		a.s.Local.Changed(ctx, ws)
 		return nil
 	})
 	return out, wrap(err)
@@ -82,10 +77,10 @@ func (a *App) loadCancellable(ctx context.Context, ws *workspace.Workspace, path
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	key := loadKey(path)
-	if !a.runs.add(key, cancel) {
+	if !a.s.Runs.Add(key, cancel) {
 		return nil, newError(CodeBusy, fmt.Sprintf("%s is already being opened.", filepath.Base(path)), "Wait for it, or cancel it first.")
 	}
-	defer a.runs.remove(key)
+	defer a.s.Runs.Remove(key)
 	ds, err := a.loadFile(ctx, ws, path)
 	if errors.Is(err, context.Canceled) {
 		return nil, &Error{Code: CodeCanceled, Message: "Canceled: " + filepath.Base(path) + " was not opened.", Hint: "Nothing was changed; open it again when you want it.", Err: err}
@@ -93,42 +88,30 @@ func (a *App) loadCancellable(ctx context.Context, ws *workspace.Workspace, path
 	return ds, err
 }
 
-// loadFile loads one file, throttling its progress events.
+// loadFile loads one file, its progress published as load:progress
+// events (session.Throttle).
 func (a *App) loadFile(ctx context.Context, ws *workspace.Workspace, path string) ([]catalog.Dataset, error) {
 	return ws.Loader.Load(ctx, path, load.Options{Progress: a.progressPublisher(nil)})
 }
 
 // progressPublisher returns a load's progress callback: it publishes
-// load:progress events, mapped through as when set, at most one every
-// progressEvery while the phase does not change.
+// load:progress events, mapped through as when set, throttled
+// (session.Throttle).
 func (a *App) progressPublisher(as func(load.Progress) load.Progress) func(load.Progress) {
-	var (
-		mu    sync.Mutex
-		last  time.Time
-		phase string
-	)
-	return func(p load.Progress) {
-		if as != nil {
-			p = as(p)
-		}
-		mu.Lock()
-		now := time.Now()
-		send := p.Phase != phase || p.Phase == "done" || now.Sub(last) >= progressEvery
-		if send {
-			last, phase = now, p.Phase
-		}
-		mu.Unlock()
-		if send {
-			a.publish(EventLoadProgress, LoadProgress{File: p.File, Table: p.Table, Phase: p.Phase,
-				Percent: p.Percent, Rows: p.Rows, Bytes: p.Bytes, TotalBytes: p.Total})
-		}
+	publish := session.Throttle(func(p load.Progress) string { return p.Phase }, func(p load.Progress) {
+		a.publish(EventLoadProgress, LoadProgress{File: p.File, Table: p.Table, Phase: p.Phase,
+			Percent: p.Percent, Rows: p.Rows, Bytes: p.Bytes, TotalBytes: p.Total})
+	})
+	if as == nil {
+		return publish
 	}
+	return func(p load.Progress) { publish(as(p)) }
 }
 
 // RecentFiles returns the files opened most recently, newest first, that
 // still exist.
 func (a *App) RecentFiles() ([]string, error) {
-	return a.recent.list(), nil
+	return a.recent.List(), nil
 }
 
 // dataFilters are the open dialog's file types.

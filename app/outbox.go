@@ -1,32 +1,28 @@
 package app
 
 import (
-	"context"
 	"errors"
 
 	"github.com/loupeapp/loupe/agent/llm/provider"
 	"github.com/loupeapp/loupe/app/assemble"
 	"github.com/loupeapp/loupe/app/config"
-	"github.com/loupeapp/loupe/data/privacy"
 	"github.com/loupeapp/loupe/data/store"
 )
 
 // spec is the model server the settings name, at the privacy level chosen
 // for it, its requests to another machine kept in the workspace's outbox.
-func (a *App) spec(s Settings) config.Spec {
-	sp := a.settings.spec(s)
-	sp.Store, sp.Getenv = a.chatStore, a.opts.Getenv
-	return sp
+func (a *App) spec(s config.Settings) config.Spec {
+	return config.Spec{Config: a.settings.ProviderConfig(s), Levels: a.choices, Store: a.s.Chats.Store, Getenv: a.opts.Getenv}
 }
 
 // openModel opens the model server the settings name for a question
 // (config.OpenModel): the provider, the level in force (CodePrivacy for a
 // server elsewhere with no level chosen: nothing is sent before) and the
 // settings' limits.
-func (a *App) openModel() (*config.Model, Settings, error) {
-	s, err := a.settings.get()
+func (a *App) openModel() (*config.Model, config.Settings, error) {
+	s, err := a.settings.Get()
 	if err != nil {
-		return nil, s, err
+		return nil, s, configError(err)
 	}
 	m, err := config.OpenModel(a.spec(s))
 	var le *config.LevelError
@@ -36,22 +32,20 @@ func (a *App) openModel() (*config.Model, Settings, error) {
 	return m, s, wrap(err)
 }
 
-// modelConfig is the model server the settings name, with the HTTP client
-// that keeps every request to another machine in the outbox (config.Tee).
-func (a *App) modelConfig(s Settings) provider.Config { return config.Tee(a.spec(s)) }
-
-// levelInForce is the privacy level of a question to cfg's server
-// (config.Choices.InForce), CodePrivacy when none is chosen for a server
-// elsewhere.
-func (a *App) levelInForce(cfg provider.Config) (privacy.Level, error) {
-	l, err := a.settings.choices.InForce(cfg)
-	return l, configError(err)
+// embedding is the model server whose embedding model embeds the tables
+// (session.Local.Embedding): the settings', its requests kept as any.
+func (a *App) embedding() (provider.Config, bool) {
+	s, err := a.settings.Get()
+	if err != nil {
+		return provider.Config{}, false
+	}
+	return config.Tee(a.spec(s)), true
 }
 
 // SentOf returns what the answer of run runID sent to its model server:
 // the privacy level in force and each request, body and all.
 func (a *App) SentOf(runID string) (*assemble.AnswerSent, error) {
-	st, err := a.chatStore()
+	st, err := a.s.Chats.Store()
 	if err != nil {
 		return nil, err
 	}
@@ -67,23 +61,4 @@ func (a *App) SentOf(runID string) (*assemble.AnswerSent, error) {
 		return nil, wrap(err)
 	}
 	return out, nil
-}
-
-// reportOutbox is the context of the report stage of runID: its requests
-// are kept with the answer they write up, at the level in force.
-func (a *App) reportOutbox(runID string, cfg provider.Config) (context.Context, error) {
-	st, err := a.chatStore()
-	if err != nil {
-		return nil, err
-	}
-	msg, err := st.MessageByRun(a.life, runID)
-	if err != nil {
-		return nil, wrap(err)
-	}
-	lvl, err := a.levelInForce(cfg)
-	if err != nil {
-		return nil, err
-	}
-	o := assemble.Outbox{Store: st, ConversationID: msg.ConversationID, MessageID: msg.ID, Level: lvl}
-	return provider.WithOutbox(a.life, o), nil
 }

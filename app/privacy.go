@@ -33,11 +33,11 @@ type PrivacyLevel struct {
 // GetPrivacy returns the privacy level in force for the model server the
 // settings name (config.Choices).
 func (a *App) GetPrivacy() (*PrivacyState, error) {
-	s, err := a.settings.get()
+	s, err := a.settings.Get()
 	if err != nil {
-		return nil, err
+		return nil, configError(err)
 	}
-	c, err := a.settings.choices.State(a.settings.spec(s).Config)
+	c, err := a.choices.State(a.settings.ProviderConfig(s))
 	if err != nil {
 		return nil, configError(err)
 	}
@@ -55,9 +55,9 @@ func (a *App) SetPrivacy(level string) error {
 	if err != nil {
 		return configError(err)
 	}
-	s, err := a.settings.get()
+	s, err := a.settings.Get()
 	if err != nil {
-		return err
+		return configError(err)
 	}
-	return configError(a.settings.choices.Choose(a.settings.spec(s).Config, l))
+	return configError(a.choices.Choose(a.settings.ProviderConfig(s), l))
 }

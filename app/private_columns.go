@@ -5,11 +5,9 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/loupeapp/loupe/agent/llm"
 	"github.com/loupeapp/loupe/app/assemble"
 	"github.com/loupeapp/loupe/data/privacy"
 	"github.com/loupeapp/loupe/data/workspace"
-	"github.com/loupeapp/loupe/tools"
 )
 
 // PrivateColumns lists the columns of a dataset and whether each is
@@ -19,7 +17,7 @@ import (
 // for an unknown dataset.
 func (a *App) PrivateColumns(dataset string) ([]privacy.Column, error) {
 	var out []privacy.Column
-	err := a.withWorkspace(func(ctx context.Context, ws *workspace.Workspace) error {
+	err := a.s.Local.Use(func(ctx context.Context, ws *workspace.Workspace) error {
 		cs, err := assemble.WorkspacePrivate{WS: ws}.Columns(ctx)
 		if err != nil {
 			return err
@@ -35,7 +33,7 @@ func (a *App) PrivateColumns(dataset string) ([]privacy.Column, error) {
 // not_found for an unknown dataset or column.
 func (a *App) SetPrivateColumn(dataset, column string, private bool) (privacy.Column, error) {
 	var out privacy.Column
-	err := a.withWorkspace(func(ctx context.Context, ws *workspace.Workspace) error {
+	err := a.s.Local.Use(func(ctx context.Context, ws *workspace.Workspace) error {
 		var err error
 		out, err = assemble.WorkspacePrivate{WS: ws}.SetPrivate(ctx, dataset, column, private)
 		return err
@@ -72,15 +70,7 @@ func (a *App) SetConnectionPrivateColumn(conn, table, column string, private boo
 }
 
 func (a *App) remotePrivate(conn string) (assemble.RemotePrivate, func(), error) {
-	ps, err := a.profiles()
-	if err != nil {
-		return assemble.RemotePrivate{}, nil, err
-	}
-	r, release, err := a.remote(a.life, conn)
-	if err != nil {
-		return assemble.RemotePrivate{}, nil, err
-	}
-	return assemble.RemotePrivate{R: r, Dir: ps.CacheDir(conn)}, release, nil
+	return a.s.Conns.RemotePrivate(a.life, conn)
 }
 
 func privateError(err error) error {
@@ -90,68 +80,4 @@ func privateError(err error) error {
 			Hint: "Private columns can be marked only on a table's own columns.", Err: err}
 	}
 	return wrap(err)
-}
-
-// guardReport puts p behind the privacy gate for the report of a run in
-// chatID (config.Model.Guard), at the level the settings put in force for
-// runs, with the
-// private columns of the chat's connection or of the workspace. The
-// returned context carries the chat, so the report keeps the run's
-// placeholders.
-func (a *App) guardReport(ctx context.Context, chatID string, p llm.Provider) (context.Context, llm.Provider, func(), error) {
-	ctx = tools.WithChat(ctx, chatID)
-	m, _, err := a.openModel()
-	if err != nil {
-		return ctx, nil, nil, err
-	}
-	if m.Provider = p; !m.Gated() {
-		return ctx, p, func() {}, nil
-	}
-	st, err := a.chatStore()
-	if err != nil {
-		return ctx, nil, nil, err
-	}
-	conn, err := chatConnection(ctx, st, chatID)
-	if err != nil {
-		return ctx, nil, nil, wrap(err)
-	}
-	var src assemble.Private = workspacePrivate{a}
-	release := func() {}
-	if conn != "" {
-		rp, rel, err := a.remotePrivate(conn)
-		if err != nil {
-			return ctx, nil, nil, err
-		}
-		src, release = rp, rel
-	}
-	g, err := m.Guard(src)
-	if err != nil {
-		release()
-		return ctx, nil, nil, wrap(err)
-	}
-	return ctx, g, release, nil
-}
-
-// workspacePrivate reads the workspace's private columns through the
-// app's workspace, opened for each read.
-type workspacePrivate struct{ a *App }
-
-func (w workspacePrivate) PrivateColumns(ctx context.Context) ([]privacy.Column, error) {
-	var out []privacy.Column
-	err := w.a.withWorkspace(func(_ context.Context, ws *workspace.Workspace) error {
-		var err error
-		out, err = assemble.WorkspacePrivate{WS: ws}.PrivateColumns(ctx)
-		return err
-	})
-	return out, err
-}
-
-func (w workspacePrivate) PrivateValues(ctx context.Context, c privacy.Column, limit int) ([]string, error) {
-	var out []string
-	err := w.a.withWorkspace(func(_ context.Context, ws *workspace.Workspace) error {
-		var err error
-		out, err = assemble.WorkspacePrivate{WS: ws}.PrivateValues(ctx, c, limit)
-		return err
-	})
-	return out, err
 }

@@ -52,7 +52,7 @@ const (
 // candidates and position as the hint), "timeout", "invalid" (empty).
 func (a *App) RunSQL(sql string) (*QueryResult, error) {
 	var out *QueryResult
-	err := a.withWorkspace(func(ctx context.Context, ws *workspace.Workspace) error {
+	err := a.s.Local.Use(func(ctx context.Context, ws *workspace.Workspace) error {
 		var err error
 		out, err = a.runQuery(ctx, ws, sql, consoleLimits)
 		return err
@@ -67,8 +67,8 @@ func (a *App) runQuery(ctx context.Context, ws *workspace.Workspace, sql string,
 		return nil, err
 	}
 	elapsed := res.ElapsedMS
-	ref := a.results.Put(res, sql)
-	p, err := a.results.Page(ref, 0, firstPage)
+	ref := a.s.Results.Put(res, sql)
+	p, err := a.s.Results.Page(ref, 0, firstPage)
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +87,7 @@ func (a *App) Page(ref string, offset, limit int) (*Page, error) {
 	if offset < 0 || limit < 0 {
 		return nil, newError(CodeInvalid, "A page's offset and limit cannot be negative.", "")
 	}
-	p, err := a.results.Page(results.Ref(ref), offset, min(limit, maxPage))
+	p, err := a.s.Results.Page(results.Ref(ref), offset, min(limit, maxPage))
 	if err != nil {
 		return nil, wrap(err)
 	}
@@ -98,7 +98,7 @@ func (a *App) Page(ref string, offset, limit int) (*Page, error) {
 // the native save dialog. It returns the path written, or nil when the
 // dialog was canceled.
 func (a *App) ExportCSV(ref string) (*string, error) {
-	e, err := a.results.Get(results.Ref(ref))
+	e, err := a.s.Results.Get(results.Ref(ref))
 	if err != nil {
 		return nil, wrap(err)
 	}
@@ -133,7 +133,7 @@ type SchemaNames struct {
 // SchemaNames returns the names the SQL console completes.
 func (a *App) SchemaNames() (*SchemaNames, error) {
 	out := &SchemaNames{Tables: []SchemaTable{}}
-	err := a.withWorkspace(func(ctx context.Context, ws *workspace.Workspace) error {
+	err := a.s.Local.Use(func(ctx context.Context, ws *workspace.Workspace) error {
 		ds, err := ws.Datasets(ctx)
 		for _, d := range ds {
 			t := SchemaTable{Name: d.Name, Columns: make([]string, len(d.Columns))}

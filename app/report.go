@@ -8,8 +8,10 @@ import (
 	"github.com/loupeapp/loupe/agent"
 	"github.com/loupeapp/loupe/agent/llm/provider"
 	"github.com/loupeapp/loupe/agent/report"
+	"github.com/loupeapp/loupe/app/assemble"
 	"github.com/loupeapp/loupe/app/session"
 	"github.com/loupeapp/loupe/data/store"
+	"github.com/loupeapp/loupe/tools"
 )
 
 // EventReportDelta carries a ReportDelta while a report is written.
@@ -43,17 +45,11 @@ type Report struct {
 // call without tools), streaming report:delta events, and returns it.
 // Cancel(runID) stops it.
 func (a *App) WriteReport(chatID, runID string) (*Report, error) {
-	msg, t, err := a.chats.Turn(a.life, chatID, runID)
-	var (
-		out      *agent.Outcome
-		question string
-	)
-	if err == nil {
-		out, question = t.Outcome, t.Question
-	}
+	msg, t, err := a.s.Chats.Turn(a.life, chatID, runID)
 	if err != nil {
 		return nil, err
 	}
+	out := t.Outcome
 	if out == nil {
 		return nil, newError(CodeBusy, "The run is still going.", "Wait for the answer, then write the report.")
 	}
@@ -61,51 +57,41 @@ func (a *App) WriteReport(chatID, runID string) (*Report, error) {
 		return nil, newError(CodeInvalid, "Only a finished answer can become a report.",
 			"This run ended as "+string(out.Status)+"; ask again, then write the report.")
 	}
-	s, err := a.settings.get()
-	if err != nil {
-		return nil, wrap(err)
-	}
-	cfg := a.modelConfig(s)
-	p, err := provider.Open(cfg)
-	if err != nil {
-		return nil, wrap(err)
-	}
-	ctx, err := a.reportOutbox(runID, cfg)
+	m, _, err := a.openModel()
 	if err != nil {
 		return nil, err
 	}
+	st, err := a.s.Chats.Store()
+	if err != nil {
+		return nil, err
+	}
+	// The report stage's requests are kept with the answer it writes up;
+	// the conversation's context keeps the run's placeholders.
+	ctx := provider.WithOutbox(tools.WithChat(a.life, chatID), assemble.Outbox{Store: st, ConversationID: chatID, MessageID: msg.ID, Level: m.Level})
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	ctx, p, release, err := a.guardReport(ctx, chatID, p)
+	p, release, err := a.s.GuardReport(ctx, chatID, m)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
-	if !a.runs.Add(session.ReportKey(runID), cancel) {
+	if !a.s.Runs.Add(session.ReportKey(runID), cancel) {
 		return nil, newError(CodeBusy, "This report is already being written.", "Wait for it, or press Stop.")
 	}
-	defer a.runs.Remove(session.ReportKey(runID))
+	defer a.s.Runs.Remove(session.ReportKey(runID))
 
-	text := newTextThrottle(batchInterval, func(s string) {
+	text := session.NewTextThrottle(session.BatchInterval, func(s string) {
 		a.publish(EventReportDelta, ReportDelta{RunID: runID, Text: s})
 	})
-	rm, err := a.runModel()
-	if err != nil {
-		return nil, err
-	}
-	st, err := a.chatStore()
-	if err != nil {
-		return nil, err
-	}
-	written, err := session.WriteReport(ctx, session.ReportRequest{Store: st, MessageID: msg.ID, Question: question, Outcome: out,
-		Provider: p, Model: cfg.Model, Level: rm.opts.Privacy, Stream: report.Options{
-			OnDelta: text.add,
+	written, err := session.WriteReport(ctx, session.ReportRequest{Store: st, MessageID: msg.ID, Question: t.Question, Outcome: out,
+		Provider: p, Model: m.Config.Model, Level: m.Level, Stream: report.Options{
+			OnDelta: text.Add,
 			OnReset: func() {
-				text.flush()
+				text.Flush()
 				a.publish(EventReportDelta, ReportDelta{RunID: runID, Reset: true})
 			},
 		}})
-	text.flush()
+	text.Flush()
 	if written == nil {
 		return nil, wrap(err)
 	}
@@ -137,11 +123,11 @@ func reportView(ctx context.Context, rep *report.Report) (*Report, error) {
 // read from the conversation store, so a conversation reopened after a
 // restart shows its report.
 func (a *App) GetReport(chatID, runID string) (*Report, error) {
-	st, err := a.chatStore()
+	st, err := a.s.Chats.Store()
 	if err != nil {
 		return nil, err
 	}
-	if _, _, err := a.chats.Turn(a.life, chatID, runID); err != nil {
+	if _, _, err := a.s.Chats.Turn(a.life, chatID, runID); err != nil {
 		return nil, err
 	}
 	s, err := session.ReportOfRun(a.life, st, runID)
@@ -165,7 +151,7 @@ func (a *App) ExportReport(runID, format string) (*string, error) {
 	default:
 		return nil, newError(CodeInvalid, fmt.Sprintf("Unknown export format %q.", format), `Use "folder" or "html".`)
 	}
-	st, err := a.chatStore()
+	st, err := a.s.Chats.Store()
 	if err != nil {
 		return nil, err
 	}

@@ -14,7 +14,7 @@ func (a *App) Retry(chatID string) (*AskResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := a.chatStore()
+	st, err := a.s.Chats.Store()
 	if err != nil {
 		return nil, err
 	}

@@ -14,7 +14,7 @@ import (
 // first, since datasets are read from files.
 func (a *App) SampleDataset() ([]LoadReport, error) {
 	var paths []string
-	err := a.withWorkspace(func(_ context.Context, ws *workspace.Workspace) error {
+	err := a.s.Local.Use(func(_ context.Context, ws *workspace.Workspace) error {
 		var err error
 		paths, err = sample.WriteTo(filepath.Join(ws.Engine.Dir(), "sample"))
 		return err

@@ -49,17 +49,17 @@ const sandboxBuildKey = "sandbox:build"
 func (a *App) BuildSandbox(offline bool) (*SandboxBuilt, error) {
 	ctx, cancel := context.WithCancel(a.life)
 	defer cancel()
-	if !a.runs.add(sandboxBuildKey, cancel) {
+	if !a.s.Runs.Add(sandboxBuildKey, cancel) {
 		return nil, newError(CodeBusy, "The sandbox image is already being built.", "Wait for it, or cancel it first.")
 	}
-	defer a.runs.remove(sandboxBuildKey)
+	defer a.s.Runs.Remove(sandboxBuildKey)
 	built, err := status.Build(ctx, a.dockerHost(), offline, a.log, func(p status.Progress) {
 		a.publish(EventSandboxBuild, SandboxProgress(p))
 	})
 	var de *status.DockerError
 	switch {
 	case err == nil:
-		a.ws.enablePython(a.life)
+		a.s.Local.EnablePython()
 		a.background(a.refreshStatus)
 		return (*SandboxBuilt)(built), nil
 	case ctx.Err() != nil:
@@ -73,17 +73,6 @@ func (a *App) BuildSandbox(offline bool) (*SandboxBuilt, error) {
 // CancelSandboxBuild stops the sandbox build going on, if any; its
 // BuildSandbox call then fails with code "canceled".
 func (a *App) CancelSandboxBuild() error {
-	a.runs.cancel(sandboxBuildKey)
+	a.s.Runs.Cancel(sandboxBuildKey)
 	return nil
-}
-
-// enablePython offers run_python in the open workspace when it was not
-// offered yet (the image was missing when the workspace opened).
-func (h *wsHolder) enablePython(ctx context.Context) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.ws == nil || h.closed || h.python != nil {
-		return
-	}
-	h.python, h.closePy = pythonTool(ctx, h.ws)
 }

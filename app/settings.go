@@ -34,30 +34,6 @@ func (a *App) configDir() (string, error) {
 	return config.Dir(a.opts.Getenv)
 }
 
-// settingsStore is the user's configuration in the config folder: the
-// settings and key (config.Store) and the privacy levels chosen
-// (config.Choices).
-type settingsStore struct {
-	*config.Store
-	choices *config.Choices
-}
-
-func newSettingsStore(dir func() (string, error), getenv func(string) string, keys Keychain) *settingsStore {
-	return &settingsStore{Store: config.NewStore(dir, getenv, keys), choices: config.NewChoices(dir)}
-}
-
-// get returns the settings, errors shaped for the frontend.
-func (s *settingsStore) get() (Settings, error) {
-	st, err := s.Get()
-	return Settings(st), configError(err)
-}
-
-// spec is the model server the settings name (with its key), at the
-// privacy level chosen for it.
-func (s *settingsStore) spec(st Settings) config.Spec {
-	return config.Spec{Config: s.ProviderConfig(config.Settings(st)), Levels: s.choices}
-}
-
 // configError gives config's errors their codes.
 func configError(err error) error {
 	if err == nil {
@@ -75,11 +51,12 @@ func configError(err error) error {
 
 // GetSettings returns the settings.
 func (a *App) GetSettings() (*Settings, error) {
-	s, err := a.settings.get()
+	s, err := a.settings.Get()
 	if err != nil {
-		return nil, err
+		return nil, configError(err)
 	}
-	return &s, nil
+	out := Settings(s)
+	return &out, nil
 }
 
 // SaveSettings saves the settings; an API key, when given, goes to the OS

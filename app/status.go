@@ -20,9 +20,6 @@ type Status struct {
 	Docker Check `json:"docker"`
 }
 
-// statusCache remembers the last status published.
-type statusCache = status.Cache
-
 // Status checks whether the chosen model answers and whether Docker runs,
 // and publishes status:changed when the answer changed.
 func (a *App) Status() (*Status, error) {
@@ -46,7 +43,7 @@ func (a *App) noteStatus(st Status) {
 func (a *App) checkStatus(ctx context.Context) Status {
 	cs, err := a.settings.Get()
 	m := status.Server{Settings: cs, Err: err,
-		Open:   func() (llm.Provider, error) { return a.listingProvider(Settings(cs)) },
+		Open:   func() (llm.Provider, error) { return a.listingProvider(cs) },
 		HasKey: func(base string) bool { k, _ := a.settings.KeyFor(base); return k != "" }}
 	st := status.Of(ctx, m, a.dockerHost())
 	return Status{Model: Check(st.Model), Docker: Check(st.Docker)}

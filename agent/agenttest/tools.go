@@ -42,7 +42,12 @@ var sqlParams = args.Params{Tool: "run_sql", List: []args.Param{
 }}
 
 func (t *runSQL) Spec() tools.Spec {
-	return tools.Spec{Name: "run_sql", Description: "Run one read-only query on the stub tables.", Parameters: sqlParams.Schema()}
+	return tools.Spec{Name: "run_sql", Description: "Run one read-only query on the stub tables.", Parameters: sqlParams.Schema(),
+		Evidence: tools.EvidenceQuery,
+		// The real run_sql's aliases (app/assemble's TestStubSpecsFollowTheTools
+		// holds them equal), so the loop's repair of a misnamed call is tested here.
+		Aliases: []string{"sql", "query", "runquery", "executesql", "execute", "executequery", "sqlquery", "runsqlquery",
+			"querydatabase", "sqlexecutor"}}
 }
 
 func (t *runSQL) Run(ctx context.Context, raw json.RawMessage) (tools.Result, error) {
@@ -113,7 +118,9 @@ var describeParams = args.Params{Tool: "describe_table", List: []args.Param{
 }}
 
 func (d describe) Spec() tools.Spec {
-	return tools.Spec{Name: "describe_table", Description: "Describe one table's columns.", Parameters: describeParams.Schema()}
+	return tools.Spec{Name: "describe_table", Description: "Describe one table's columns.", Parameters: describeParams.Schema(),
+		Evidence: tools.EvidenceNone, SchemaLevel: tools.SchemaDescribe,
+		Aliases: []string{"describe", "getschema", "tableschema", "gettableschema", "getdetailedschema", "schema", "describetables"}}
 }
 
 func (d describe) Run(_ context.Context, raw json.RawMessage) (tools.Result, error) {
@@ -144,7 +151,9 @@ var _ tools.Tool = list{}
 var listParams = args.Params{Tool: "list_datasets", IgnoreUnknown: true}
 
 func (l list) Spec() tools.Spec {
-	return tools.Spec{Name: "list_datasets", Description: "List the tables.", Parameters: listParams.Schema()}
+	return tools.Spec{Name: "list_datasets", Description: "List the tables.", Parameters: listParams.Schema(),
+		Evidence: tools.EvidenceNone, SchemaLevel: tools.SchemaStructure,
+		Aliases: []string{"listtables", "tables", "showtables", "listdatasets", "getdatasets"}}
 }
 
 func (l list) Run(_ context.Context, raw json.RawMessage) (tools.Result, error) {

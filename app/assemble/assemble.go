@@ -19,7 +19,9 @@ import (
 	"github.com/loupeapp/loupe/tools/chart"
 	"github.com/loupeapp/loupe/tools/outliers"
 	"github.com/loupeapp/loupe/tools/profile"
+	"github.com/loupeapp/loupe/tools/python"
 	"github.com/loupeapp/loupe/tools/schema"
+	"github.com/loupeapp/loupe/tools/search"
 	"github.com/loupeapp/loupe/tools/sqltool"
 	"github.com/loupeapp/loupe/tools/validate"
 )
@@ -43,6 +45,22 @@ func workspaceTools(ws *workspace.Workspace, store *results.Store, cfg sqltool.C
 		outliers.New(ws, ws.Query, sql),
 	)
 	return tools.NewSet(append(all, extra...)...)
+}
+
+// Specs are the specs of every tool a run may be offered (a workspace's,
+// a connection's, the retrieval's and run_python), built without data:
+// what a stored call is shown by when it is replayed (agent.WithViews).
+func Specs() []tools.Spec {
+	sql := sqltool.New(nil, nil, nil, sqltool.Config{})
+	all := []tools.Tool{sql}
+	all = append(all, schema.Tools(nil, sql)...)
+	all = append(all, profile.New(nil, nil), chart.New(nil), validate.New(nil, nil), askuser.New(), outliers.New(nil, nil, sql),
+		search.NewSchema(nil, nil), search.NewPrior(nil, nil), new(python.Tool))
+	out := make([]tools.Spec, len(all))
+	for i, t := range all {
+		out[i] = t.Spec()
+	}
+	return out
 }
 
 // Options are a run's settings beyond the model.

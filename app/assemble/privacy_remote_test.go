@@ -15,6 +15,7 @@ import (
 	"github.com/loupeapp/loupe/agent/llm/fake"
 	"github.com/loupeapp/loupe/agent/llm/provider"
 	"github.com/loupeapp/loupe/app/assemble"
+	"github.com/loupeapp/loupe/app/retrieve"
 	"github.com/loupeapp/loupe/data/privacy"
 	"github.com/loupeapp/loupe/data/query"
 	"github.com/loupeapp/loupe/data/remote"
@@ -133,7 +134,7 @@ func TestMaskedRemote(t *testing.T) {
 }
 
 // remoteCanaries reads the private values the test must not see sent.
-func remoteCanaries(t *testing.T, r *assemble.Remote, sql string) []string {
+func remoteCanaries(t *testing.T, r *retrieve.Remote, sql string) []string {
 	t.Helper()
 	res, err := r.Source.Query(context.Background(), sql, remote.Defaults(query.Limits{MaxRows: 1000}))
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/loupeapp/loupe/app/retrieve"
 	"github.com/loupeapp/loupe/data/catalog"
 	"github.com/loupeapp/loupe/data/duck"
 	"github.com/loupeapp/loupe/data/privacy"
@@ -86,7 +87,7 @@ func texts(res *query.Result) []string {
 // RemotePrivate is a connection's private columns: proposed from column
 // names, changed by the user's marks kept in its cache folder.
 type RemotePrivate struct {
-	R   *Remote
+	R   *retrieve.Remote
 	Dir string // the connection's cache folder
 }
 

@@ -3,6 +3,7 @@ package assemble
 import (
 	"github.com/loupeapp/loupe/agent"
 	"github.com/loupeapp/loupe/agent/llm"
+	"github.com/loupeapp/loupe/app/retrieve"
 	"github.com/loupeapp/loupe/data/results"
 	"github.com/loupeapp/loupe/tools"
 	"github.com/loupeapp/loupe/tools/askuser"
@@ -16,20 +17,20 @@ import (
 // schema tools, search_schema over the connection's schema index, charts
 // and questions. Profiling and finding checks use DuckDB's SQL and are
 // offered for workspace data only.
-func RemoteTools(r *Remote, store *results.Store) (*tools.Set, error) {
+func RemoteTools(r *retrieve.Remote, store *results.Store) (*tools.Set, error) {
 	return remoteTools(r, store, sqltool.Config{})
 }
 
-func remoteTools(r *Remote, store *results.Store, cfg sqltool.Config) (*tools.Set, error) {
+func remoteTools(r *retrieve.Remote, store *results.Store, cfg sqltool.Config) (*tools.Set, error) {
 	sql := sqltool.New(r, r, store, cfg)
 	all := []tools.Tool{sql}
 	all = append(all, schema.Tools(r, sql)...)
-	all = append(all, search.NewSchema(r, remoteIndex{r}), chart.New(r), askuser.New())
+	all = append(all, search.NewSchema(r, retrieve.RemoteIndex{R: r}), chart.New(r), askuser.New())
 	return tools.NewSet(all...)
 }
 
 // RemoteAgent builds an agent whose queries run on the connected database.
-func RemoteAgent(r *Remote, store *results.Store, p llm.Provider, model string, o Options) (*agent.Agent, error) {
+func RemoteAgent(r *retrieve.Remote, store *results.Store, p llm.Provider, model string, o Options) (*agent.Agent, error) {
 	g, err := newGuard(o.Privacy, RemotePrivate{R: r, Dir: r.Dir})
 	if err != nil {
 		return nil, err

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/loupeapp/loupe/app/assemble"
+	"github.com/loupeapp/loupe/app/retrieve"
 	"github.com/loupeapp/loupe/data/remote"
 	_ "github.com/loupeapp/loupe/data/remote/pg"     // registers the PostgreSQL connector
 	_ "github.com/loupeapp/loupe/data/remote/sqlite" // registers the SQLite connector
@@ -29,7 +29,7 @@ func chinookCopy(t *testing.T) string {
 
 // openRemote opens the saved connection name and keeps its schema in its
 // cache folder, as `loupe ask --connection` does.
-func openRemote(t *testing.T, store *remote.Store, name, password string) (*assemble.Remote, assemble.CatalogStats) {
+func openRemote(t *testing.T, store *remote.Store, name, password string) (*retrieve.Remote, retrieve.CatalogStats) {
 	t.Helper()
 	ctx := context.Background()
 	p, err := store.Get(name)
@@ -40,7 +40,7 @@ func openRemote(t *testing.T, store *remote.Store, name, password string) (*asse
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, st, err := assemble.OpenRemote(ctx, name, src, store.CacheDir(name))
+	r, st, err := retrieve.OpenRemote(ctx, name, src, store.CacheDir(name))
 	if err != nil {
 		src.Close()
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 	"github.com/loupeapp/loupe/agent/llm"
 	"github.com/loupeapp/loupe/agent/llm/provider"
 	"github.com/loupeapp/loupe/app/assemble"
+	"github.com/loupeapp/loupe/app/retrieve"
 	"github.com/loupeapp/loupe/app/session"
 	"github.com/loupeapp/loupe/data/remote"
 	"github.com/loupeapp/loupe/data/results"
@@ -47,10 +48,6 @@ func runAsk(ctx context.Context, e env, args []string) int {
 		fmt.Fprintln(e.stderr, `loupe ask: give a question, e.g. loupe ask --model qwen3:8b "Which region sold most in 2024?"`)
 		return ExitUsage
 	}
-	if err := resolveLevel(e.stderr, *cfg, &o.Privacy); err != nil {
-		fmt.Fprintln(e.stderr, "loupe ask:", err)
-		return ExitUsage
-	}
 	st, err := openStore(ctx, *ws)
 	if err != nil {
 		return fail(e, err)
@@ -58,10 +55,9 @@ func runAsk(ctx context.Context, e env, args []string) int {
 	defer st.Close()
 	// Every request to a model server on another machine is kept: with
 	// its answer once there is one, else with no conversation.
-	cfg.HTTPClient = assemble.TeeClient(assemble.Outbox{Store: st, Level: o.Privacy}, os.Getenv)
-	p, err := provider.Open(*cfg)
-	if err != nil {
-		return fail(e, err)
+	m, code := openModel(e, "ask", st, cfg, o)
+	if m == nil {
+		return code
 	}
 	res := results.New(results.Config{})
 	var (
@@ -81,14 +77,14 @@ func runAsk(ctx context.Context, e env, args []string) int {
 			return fail(e, err)
 		}
 		defer w.Close()
-		ret, err := assemble.OpenRetrieval(w)
+		ret, err := retrieve.OpenRetrieval(w)
 		if err != nil {
 			return fail(e, err)
 		}
 		defer ret.Close()
-		py, closePy := pythonTool(ctx, w)
+		py, closePy := session.PythonTool(ctx, w)
 		defer closePy()
-		target, private = &session.Workspace{WS: w, Retrieval: ret, Extra: py, Embedding: cfg}, assemble.WorkspacePrivate{WS: w}
+		target, private = &session.Workspace{WS: w, Retrieval: ret, Extra: py, Embedding: &m.Config}, assemble.WorkspacePrivate{WS: w}
 	}
 	label := remote.Label(*conn) // what the conversation is about
 	if *conn == "" {
@@ -107,7 +103,7 @@ func runAsk(ctx context.Context, e env, args []string) int {
 		_ = rec.Record(agent.Event{Type: agent.RunFinished, RunID: runID, Finished: &agent.Outcome{RunID: runID, Status: agent.Failed, Reason: err.Error()}})
 		return fail(e, err)
 	}
-	ctx, err = assemble.SendFor(ctx, st, pair.User.ConversationID, pair.Assistant.ID, o.Privacy, provider.ServerURL(*cfg))
+	ctx, err = assemble.SendFor(ctx, st, pair.User.ConversationID, pair.Assistant.ID, m.Level, m.Server())
 	if err != nil {
 		return failed(err)
 	}
@@ -118,7 +114,7 @@ func runAsk(ctx context.Context, e env, args []string) int {
 	}
 	chat := pair.User.ConversationID
 	out, err := session.Ask(ctx, session.AskRequest{Store: st, Pair: pair, Recorder: rec, Target: target, Results: res,
-		Provider: p, Model: cfg.Model, Options: *o, Sink: &persistSink{rec: rec, next: sink, stderr: e.stderr},
+		Provider: m.Provider, Model: m.Config.Model, Options: *o, Sink: &persistSink{rec: rec, next: sink, stderr: e.stderr},
 		Ready: func(agent.Input) { announce(e, chat, pair.Assistant.ID, created, *asJSON) },
 		Forgot: func(err error) {
 			fmt.Fprintf(e.stderr, "loupe ask: the answer stands, but its queries were not kept for follow-ups: %v\n", err)
@@ -131,7 +127,7 @@ func runAsk(ctx context.Context, e env, args []string) int {
 		fmt.Fprintf(e.stdout, "Conversation %s — continue it with: loupe ask --chat %s QUESTION\n", chat, chat)
 	}
 	if *reportDir != "" && out.Status == agent.Done {
-		rp, err := assemble.Guard(p, o.Privacy, private)
+		rp, err := m.Guard(private)
 		if err != nil {
 			return fail(e, err)
 		}
@@ -193,7 +189,7 @@ func writeReport(ctx context.Context, e env, st *store.Store, messageID string, 
 // openConnection connects to the saved connection name, discovers its
 // schema and keeps it as the connection's catalog and schema index. The
 // caller closes the returned Remote.
-func openConnection(ctx context.Context, name string) (*assemble.Remote, error) {
+func openConnection(ctx context.Context, name string) (*retrieve.Remote, error) {
 	store, keeper, err := connections()
 	if err != nil {
 		return nil, err
@@ -214,7 +210,7 @@ func openConnection(ctx context.Context, name string) (*assemble.Remote, error) 
 	if err != nil {
 		return nil, fmt.Errorf("connect to %s: %w", p.Name, err)
 	}
-	r, _, err := assemble.OpenRemote(ctx, p.Name, src, store.CacheDir(p.Name))
+	r, _, err := retrieve.OpenRemote(ctx, p.Name, src, store.CacheDir(p.Name))
 	if err != nil {
 		src.Close()
 		return nil, err

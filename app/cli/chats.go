@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -193,21 +192,16 @@ func runExport(ctx context.Context, e env, args []string) int {
 	}
 	if rep == nil {
 		fmt.Fprintln(e.stderr, "The conversation has no report yet; writing one…")
-		if err := resolveLevel(e.stderr, *cfg, &o.Privacy); err != nil {
-			fmt.Fprintln(e.stderr, "loupe export:", err)
-			return ExitUsage
+		m, code := openModel(e, "export", st, cfg, o)
+		if m == nil {
+			return code
 		}
-		cfg.HTTPClient = assemble.TeeClient(assemble.Outbox{Store: st, Level: o.Privacy}, os.Getenv)
-		p, err := provider.Open(*cfg)
-		if err != nil {
-			return fail(e, err)
-		}
-		gp, release, err := exportGuard(ctx, st, *ws, *chatID, p, o.Privacy)
+		gp, release, err := exportGuard(ctx, st, *ws, *chatID, m)
 		if err != nil {
 			return fail(e, err)
 		}
 		defer release()
-		if rep, err = writeStoredReport(tools.WithChat(ctx, *chatID), st, *chatID, gp, cfg.Model, o.Privacy); err != nil {
+		if rep, err = writeStoredReport(tools.WithChat(ctx, *chatID), st, *chatID, gp, m.Config.Model, m.Level); err != nil {
 			return fail(e, err)
 		}
 	}

@@ -14,7 +14,7 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/loupeapp/loupe/app/assemble"
+	"github.com/loupeapp/loupe/app/retrieve"
 	"github.com/loupeapp/loupe/data/remote"
 	"github.com/loupeapp/loupe/data/secret"
 )
@@ -275,13 +275,13 @@ type connectResult struct {
 	Role *remote.RoleWarning `json:"role,omitempty"`
 	// Catalog says how the discovered schema was kept (catalog file and
 	// schema index) after a successful test.
-	Catalog *assemble.CatalogStats `json:"catalog,omitempty"`
+	Catalog *retrieve.CatalogStats `json:"catalog,omitempty"`
 }
 
 // keepSchema stores sch as the catalog and schema index of the connection
-// called name (see assemble.Catalog).
+// called name (see retrieve.Catalog).
 func keepSchema(ctx context.Context, store *remote.Store, name string, sch *remote.Schema, out *connectResult) error {
-	st, err := assemble.Catalog(ctx, store.CacheDir(name), name, sch)
+	st, err := retrieve.Catalog(ctx, store.CacheDir(name), name, sch)
 	if err != nil {
 		return err
 	}

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/loupeapp/loupe/app/assemble"
+	"github.com/loupeapp/loupe/app/retrieve"
 	"github.com/loupeapp/loupe/data/catalog"
 	"github.com/loupeapp/loupe/data/remote"
 )
@@ -42,7 +42,7 @@ func runConnectionNote(ctx context.Context, e env, name string, pos []string) in
 	case err != nil:
 		return fail(e, fmt.Errorf("loupe note: %w", err))
 	}
-	if _, err := assemble.SyncNotes(ctx, dir, name); err != nil {
+	if _, err := retrieve.SyncNotes(ctx, dir, name); err != nil {
 		fmt.Fprintf(e.stderr, "loupe note: the note is saved, but the schema index was not updated (%v); the next question on %s updates it\n", err, name)
 	}
 	what, text := table, pos[len(pos)-1]

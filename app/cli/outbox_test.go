@@ -11,9 +11,7 @@ import (
 	"testing"
 
 	"github.com/loupeapp/loupe/agent/llm/fake"
-	"github.com/loupeapp/loupe/agent/llm/provider"
 	"github.com/loupeapp/loupe/app/assemble"
-	"github.com/loupeapp/loupe/data/privacy"
 	"github.com/loupeapp/loupe/data/store"
 )
 
@@ -159,34 +157,8 @@ func TestPrivacyFlagAndEnv(t *testing.T) {
 		t.Errorf("--privacy secret: exit %d, %s", code, errs)
 	}
 	t.Setenv(EnvPrivacy, "hidden")
-	code, _, errs = run(t, "", "eval", "--model", "m", "--sample")
+	code, _, errs = run(t, "", "eval", "--workspace", ws, "--model", "m", "--sample")
 	if code != ExitUsage || !strings.Contains(errs, "LOUPE_PRIVACY") || !strings.Contains(errs, "use open, masked or schema") {
 		t.Errorf("LOUPE_PRIVACY=hidden: exit %d, %s", code, errs)
-	}
-}
-
-func TestResolveLevel(t *testing.T) {
-	for _, tc := range []struct {
-		name, env string
-		cfg       provider.Config
-		want      privacy.Level
-		says      string
-	}{
-		{"local ollama", "", provider.Config{}, privacy.Open, ""},
-		{"hosted", "", provider.Config{Provider: provider.OpenAI}, privacy.Masked, "https://api.openai.com/v1 is not on this machine, so it gets level masked"},
-		{"ollama elsewhere", "", provider.Config{BaseURL: "10.0.0.5:11434"}, privacy.Masked, "--privacy open|masked|schema or LOUPE_PRIVACY"},
-		{"env", " Schema ", provider.Config{Provider: provider.OpenAI}, privacy.Schema, ""},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Setenv(EnvPrivacy, tc.env)
-			var w strings.Builder
-			var l privacy.Level
-			if err := resolveLevel(&w, tc.cfg, &l); err != nil || l != tc.want {
-				t.Fatalf("level %q (%v), want %q", l, err, tc.want)
-			}
-			if (tc.says == "") != (w.Len() == 0) || !strings.Contains(w.String(), tc.says) {
-				t.Errorf("printed %q, want %q", w.String(), tc.says)
-			}
-		})
 	}
 }

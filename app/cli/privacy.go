@@ -3,7 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/loupeapp/loupe/agent/llm/provider"
@@ -56,14 +55,4 @@ func openModel(e env, name string, st *store.Store, cfg *provider.Config, o *ass
 	}
 	o.Privacy = m.Level
 	return m, ExitOK
-}
-
-// resolveLevel settles the level in force when --privacy was not given,
-// as openModel does (config.Flagged), for the commands that open their
-// model themselves.
-func resolveLevel(w io.Writer, cfg provider.Config, l *privacy.Level) error {
-	f := config.Flagged{Level: *l, Getenv: os.Getenv, Notice: w}
-	lvl, err := f.InForce(cfg)
-	*l = lvl
-	return err
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/loupeapp/loupe/agent/llm"
 	"github.com/loupeapp/loupe/app/assemble"
 	"github.com/loupeapp/loupe/app/config"
+	"github.com/loupeapp/loupe/app/retrieve"
 	"github.com/loupeapp/loupe/data/privacy"
 	"github.com/loupeapp/loupe/data/remote"
 	"github.com/loupeapp/loupe/data/store"
@@ -138,18 +139,18 @@ func connectionPrivate(ctx context.Context, name string) (privateColumns, error)
 	if err != nil {
 		return nil, err
 	}
-	r := assemble.NewRemote(name, nil, sch)
+	r := retrieve.NewRemote(name, nil, sch)
 	r.Dir = dir
 	return assemble.RemotePrivate{R: r, Dir: dir}, nil
 }
 
-// exportGuard puts p behind the privacy gate of level (config.Model.Guard)
-// for the report of conversation chatID: its private columns are the
-// workspace's, or those of the connection the conversation is about.
-func exportGuard(ctx context.Context, st *store.Store, wsDir, chatID string, p llm.Provider, level privacy.Level) (llm.Provider, func(), error) {
-	m := &config.Model{Provider: p, Level: level}
+// exportGuard puts m's provider behind the privacy gate of its level
+// (config.Model.Guard) for the report of conversation chatID: its private
+// columns are the workspace's, or those of the connection the
+// conversation is about.
+func exportGuard(ctx context.Context, st *store.Store, wsDir, chatID string, m *config.Model) (llm.Provider, func(), error) {
 	if !m.Gated() {
-		return p, func() {}, nil
+		return m.Provider, func() {}, nil
 	}
 	c, err := st.Conversation(ctx, chatID)
 	if err != nil {

@@ -50,6 +50,23 @@ func OSKeychain() (Keychain, error) {
 	return Keeper{k}, nil
 }
 
+// UserKeychain is OSKeychain, or, when no keeper can be made (no home
+// folder), one that holds nothing and says why when asked to keep a
+// secret.
+func UserKeychain() Keychain {
+	k, err := OSKeychain()
+	if err != nil {
+		return brokenKeychain{err}
+	}
+	return k
+}
+
+type brokenKeychain struct{ err error }
+
+func (b brokenKeychain) Get(string) (string, string, error) { return "", "", ErrNoSecret }
+func (b brokenKeychain) Set(string, string) (string, error) { return "", b.err }
+func (b brokenKeychain) Delete(string) error                { return nil }
+
 func (k Keeper) warning(b secret.Backend) string {
 	if b == secret.File {
 		return k.K.Warning()

@@ -431,14 +431,16 @@ func linksFor(ws *workspace.Workspace, tables []index.Table) *joins.Links {
 }
 
 // Remember stores in mem the successful queries of a finished run (its
-// run_sql evidence) with the question they answered, the tables they read
+// query evidence, cited q1, q2…: the results of the tools whose
+// Spec.Evidence is query, with their SQL and table) with the question
+// they answered, the tables they read
 // (among known) and a short description of their result, so that
 // find_prior_query offers them to later questions. It returns how many
 // were stored.
 func Remember(ctx context.Context, mem *memory.Store, chat, question string, out *agent.Outcome, known []string) (int, error) {
 	n := 0
 	for _, e := range out.Evidence {
-		if e.Tool != "run_sql" || strings.TrimSpace(e.SQL) == "" || e.Table == nil {
+		if !strings.HasPrefix(e.Ref, "q") || strings.TrimSpace(e.SQL) == "" || e.Table == nil {
 			continue
 		}
 		result := e.Summary

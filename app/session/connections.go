@@ -8,7 +8,8 @@ import (
 	"os"
 	"sync"
 
-	"github.com/loupeapp/loupe/app/assemble"
+	"github.com/loupeapp/loupe/app/config"
+	"github.com/loupeapp/loupe/app/retrieve"
 	"github.com/loupeapp/loupe/data/catalog"
 	"github.com/loupeapp/loupe/data/remote"
 )
@@ -21,21 +22,45 @@ import (
 // concurrent use.
 type Connections struct {
 	Pool *Pool
-	// Profiles is the store of saved connections.
-	Profiles func() (*remote.Store, error)
-	// Saved returns a saved connection's profile and its password ("" for
-	// SQLite files and when none is stored).
-	Saved func(name string) (remote.Profile, string, error)
-	Log   *slog.Logger
+	// ConfigDir is the config folder, which holds the profiles
+	// (ConnectionsFile); Keychain keeps their passwords.
+	ConfigDir func() (string, error)
+	Keychain  config.Keychain
+	// Explain words data/remote's errors for whoever shows them (the
+	// window's dialog); nil leaves them as they are.
+	Explain func(error) error
+	Log     *slog.Logger
 
 	notes sync.Mutex // serializes note changes: the open connection ends up with the last written
+
+	mu       sync.Mutex
+	store    *remote.Store
+	lastRole struct { // of the profile the connection dialog last tested, for saving that same profile
+		profile remote.Profile
+		warning *remote.RoleWarning
+		set     bool
+	}
+}
+
+// NewConnections returns the connections saved in the config folder dir
+// names, their passwords in keys, opened into pool.
+func NewConnections(pool *Pool, dir func() (string, error), keys config.Keychain, log *slog.Logger) *Connections {
+	return &Connections{Pool: pool, ConfigDir: dir, Keychain: keys, Log: log}
+}
+
+// shape words err with Explain.
+func (c *Connections) shape(err error) error {
+	if err == nil || c.Explain == nil {
+		return err
+	}
+	return c.Explain(err)
 }
 
 // Open returns the open connection name (connecting when needed),
 // described with its notes as they are now, and the func that lets go of
 // it. Its errors are data/remote's (*remote.ConnError) or *Error.
-func (c *Connections) Open(ctx context.Context, name string) (*assemble.Remote, func(), error) {
-	r, release, err := c.Pool.Acquire(ctx, name, func(ctx context.Context) (*assemble.Remote, error) {
+func (c *Connections) Open(ctx context.Context, name string) (*retrieve.Remote, func(), error) {
+	r, release, err := c.Pool.Acquire(ctx, name, func(ctx context.Context) (*retrieve.Remote, error) {
 		return c.connect(ctx, name)
 	})
 	if err != nil {
@@ -51,10 +76,10 @@ func (c *Connections) Open(ctx context.Context, name string) (*assemble.Remote, 
 // connect connects to the saved connection name and discovers its schema,
 // described with the user's notes on it. Its schema index is built in
 // memory when first searched rather than kept in the connection's cache
-// folder (assemble.OpenRemote): the window holds a connection for long,
+// folder (retrieve.OpenRemote): the window holds a connection for long,
 // and the index on disk is locked while open, which would keep `loupe ask
 // --connection` out meanwhile.
-func (c *Connections) connect(ctx context.Context, name string) (*assemble.Remote, error) {
+func (c *Connections) connect(ctx context.Context, name string) (*retrieve.Remote, error) {
 	p, pw, err := c.Saved(name)
 	if err != nil {
 		return nil, err
@@ -77,7 +102,7 @@ func (c *Connections) connect(ctx context.Context, name string) (*assemble.Remot
 		_ = src.Close()
 		return nil, err
 	}
-	r := assemble.NewRemote(p.Name, src, sch)
+	r := retrieve.NewRemote(p.Name, src, sch)
 	r.Dir = ps.CacheDir(p.Name) // its private-column marks are kept there
 	if err := c.useNotes(ctx, r); err != nil {
 		_ = r.Close()
@@ -106,7 +131,7 @@ func (c *Connections) Notes(name string) (remote.Notes, error) {
 // with them. An unknown table is CodeNotFound; an unknown column or a
 // note over catalog.MaxNote characters is CodeInvalid, and then nothing
 // changes.
-func (c *Connections) SetNote(ctx context.Context, r *assemble.Remote, table string, n catalog.Notes) error {
+func (c *Connections) SetNote(ctx context.Context, r *retrieve.Remote, table string, n catalog.Notes) error {
 	ps, err := c.Profiles()
 	if err != nil {
 		return err
@@ -122,7 +147,7 @@ func (c *Connections) SetNote(ctx context.Context, r *assemble.Remote, table str
 
 // useNotes describes the tables of r with the notes kept for its
 // connection, and remembers which version of the notes file that was.
-func (c *Connections) useNotes(ctx context.Context, r *assemble.Remote) error {
+func (c *Connections) useNotes(ctx context.Context, r *retrieve.Remote) error {
 	ps, err := c.Profiles()
 	if err != nil {
 		return err
@@ -141,7 +166,7 @@ func (c *Connections) useNotes(ctx context.Context, r *assemble.Remote) error {
 
 // freshNotes describes r, an open connection, with its notes again when
 // the notes file changed since they were last read.
-func (c *Connections) freshNotes(ctx context.Context, r *assemble.Remote) error {
+func (c *Connections) freshNotes(ctx context.Context, r *retrieve.Remote) error {
 	ps, err := c.Profiles()
 	if err != nil {
 		return err

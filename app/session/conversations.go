@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/loupeapp/loupe/data/store"
+	"github.com/loupeapp/loupe/tools/python"
 )
 
 // Conversations is a workspace folder's conversation store (data/store),
@@ -161,6 +162,30 @@ func (c *Conversations) Turn(ctx context.Context, chatID, runID string) (*store.
 		t.Outcome = nil
 	}
 	return m, &t, nil
+}
+
+// Delete deletes the conversation id, stopping its run if one is going,
+// and the files its Python runs wrote.
+func (c *Conversations) Delete(ctx context.Context, id string) error {
+	st, err := c.Store()
+	if err != nil {
+		return err
+	}
+	if err := st.Delete(ctx, id); err != nil {
+		return StoreError(err, id)
+	}
+	for runID := range c.runs.Running(id) {
+		c.runs.Cancel(runID)
+	}
+	dir, err := c.dir()
+	if err != nil {
+		return Wrap(err)
+	}
+	if err := python.RemoveChatFiles(dir, id); err != nil {
+		return NewError(CodeFile, "The conversation was deleted, but its Python files could not be removed: "+err.Error(),
+			"Delete the folder "+filepath.Join(python.FilesRoot(dir), id)+" by hand.")
+	}
+	return nil
 }
 
 // StoreError says what the store's errors mean for conversation chatID:

@@ -4,7 +4,7 @@ import (
 	"context"
 	"sync"
 
-	"github.com/loupeapp/loupe/app/assemble"
+	"github.com/loupeapp/loupe/app/retrieve"
 )
 
 // Pool holds the databases a session is connected to: each opened (and
@@ -19,13 +19,13 @@ type Pool struct {
 	// marks is, for each open connection, what its user last noted of it
 	// (the window: its notes file as it was when its tables were last
 	// described with the notes).
-	marks map[*assemble.Remote]any
+	marks map[*retrieve.Remote]any
 }
 
 // pooled is one open connection and how many hold it.
 type pooled struct {
 	ready chan struct{} // closed once the open ended
-	rem   *assemble.Remote
+	rem   *retrieve.Remote
 	err   error
 	refs  int
 	gone  bool // evicted: closed when refs drops to 0
@@ -33,7 +33,7 @@ type pooled struct {
 
 // NewPool returns an empty pool.
 func NewPool() *Pool {
-	return &Pool{conns: map[string]*pooled{}, marks: map[*assemble.Remote]any{}}
+	return &Pool{conns: map[string]*pooled{}, marks: map[*retrieve.Remote]any{}}
 }
 
 // Acquire returns the open connection name, opening it with open when no
@@ -41,7 +41,7 @@ func NewPool() *Pool {
 // done with it. A failed open is not kept: the next Acquire tries again.
 // Waiting for another caller's open ends with ctx. After Close it fails
 // with CodeCanceled.
-func (p *Pool) Acquire(ctx context.Context, name string, open func(context.Context) (*assemble.Remote, error)) (rem *assemble.Remote, release func(), err error) {
+func (p *Pool) Acquire(ctx context.Context, name string, open func(context.Context) (*retrieve.Remote, error)) (rem *retrieve.Remote, release func(), err error) {
 	p.mu.Lock()
 	if p.closed {
 		p.mu.Unlock()
@@ -127,14 +127,14 @@ func (p *Pool) Close() {
 }
 
 // Mark notes v of the open connection r, until it closes.
-func (p *Pool) Mark(r *assemble.Remote, v any) {
+func (p *Pool) Mark(r *retrieve.Remote, v any) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.marks[r] = v
 }
 
 // Marked is what was last noted of the open connection r.
-func (p *Pool) Marked(r *assemble.Remote) (any, bool) {
+func (p *Pool) Marked(r *retrieve.Remote) (any, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	v, ok := p.marks[r]

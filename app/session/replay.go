@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/loupeapp/loupe/agent"
+	"github.com/loupeapp/loupe/app/assemble"
 	"github.com/loupeapp/loupe/data/store"
 	"github.com/loupeapp/loupe/tools"
 )
@@ -88,9 +90,14 @@ func resultDisplay(trace []agent.Event, ev agent.Evidence) *tools.Display {
 	return nil
 }
 
+// allSpecs are the specs of every tool, for the views of replayed calls.
+var allSpecs = sync.OnceValue(assemble.Specs)
+
 // TurnOf is an answer as a turn: its stored trace and outcome, the trace
 // so far of a run of this process, or, for an answer stored without them
-// (interrupted by a crash), events made from what was stored.
+// (interrupted by a crash), events made from what was stored. Stored
+// calls without a view (written before tools described their display)
+// get the current tools' views.
 func TurnOf(m store.Message, b store.Blob, live *Recorder) Turn {
 	t := Turn{RunID: m.RunID, Events: []agent.Event{}}
 	if t.RunID == "" {
@@ -109,6 +116,9 @@ func TurnOf(m store.Message, b store.Blob, live *Recorder) Turn {
 	case len(b.Trace) > 0 && json.Unmarshal(b.Trace, &t.Events) == nil:
 	default:
 		t.Events = eventsOf(m)
+	}
+	if live == nil { // a call stored before calls carried their view reads as a fresh one
+		agent.WithViews(t.Events, allSpecs())
 	}
 	if t.Outcome == nil && live == nil && m.Status != store.Generating {
 		t.Outcome = outcomeOf(m)

@@ -15,6 +15,7 @@ import (
 	"github.com/loupeapp/loupe/agent/llm/fake"
 	"github.com/loupeapp/loupe/agent/llm/provider"
 	"github.com/loupeapp/loupe/app/assemble"
+	"github.com/loupeapp/loupe/app/retrieve"
 	"github.com/loupeapp/loupe/app/session"
 	"github.com/loupeapp/loupe/data/load"
 	"github.com/loupeapp/loupe/data/results"
@@ -64,7 +65,7 @@ func call(t *testing.T, name string, args map[string]any) fake.Call {
 // store and a provider talking to a fake model server.
 type world struct {
 	ws  *workspace.Workspace
-	ret *assemble.Retrieval
+	ret *retrieve.Retrieval
 	st  *store.Store
 	p   llm.Provider
 	dir string
@@ -82,7 +83,7 @@ func newWorld(t *testing.T, turns ...fake.Turn) *world {
 	if _, err := ws.Loader.Load(ctx, tooltest.Fixture("orders.csv"), load.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	ret, err := assemble.OpenRetrieval(ws)
+	ret, err := retrieve.OpenRetrieval(ws)
 	if err != nil {
 		t.Fatal(err)
 	}

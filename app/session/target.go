@@ -6,6 +6,7 @@ import (
 
 	"github.com/loupeapp/loupe/agent/llm/provider"
 	"github.com/loupeapp/loupe/app/assemble"
+	"github.com/loupeapp/loupe/app/retrieve"
 	"github.com/loupeapp/loupe/data/workspace"
 	"github.com/loupeapp/loupe/tools"
 )
@@ -14,7 +15,7 @@ import (
 // keeps the workspace and its retrieval open for the run.
 type Workspace struct {
 	WS        *workspace.Workspace
-	Retrieval *assemble.Retrieval
+	Retrieval *retrieve.Retrieval
 	// Extra are tools beyond the built-in ones (the Python tool).
 	Extra []tools.Tool
 	// Embedding, when set, names the embedding model of the semantic
@@ -48,13 +49,13 @@ func (w *Workspace) prepare(ctx context.Context, question string, r AskRequest) 
 // of a small database) with search_schema for the rest. The caller keeps
 // Remote open for the run.
 type Connection struct {
-	Remote *assemble.Remote
+	Remote *retrieve.Remote
 }
 
 var _ Target = (*Connection)(nil)
 
 func (c *Connection) prepare(ctx context.Context, question string, r AskRequest) (*prepared, error) {
-	sch, meta, err := c.Remote.Retrieve(ctx, question, assemble.Budget{})
+	sch, meta, err := c.Remote.Retrieve(ctx, question, retrieve.Budget{})
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package load_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -137,5 +138,24 @@ func TestOrphanedCopiesSweptAtOpen(t *testing.T) {
 	}
 	if got := rows(t, w, "SELECT amount FROM kept"); len(got) != 1 || got[0][0] != int64(0) {
 		t.Errorf("the kept dataset reads %v after the sweep", got)
+	}
+}
+
+// TestSmallWideCSVStaysATable: a file small in bytes but wide in columns is
+// a table, since every read of a view parses all its columns.
+func TestSmallWideCSVStaysATable(t *testing.T) {
+	w := openWS(t)
+	var head, row []string
+	for j := 0; j <= load.ViewColumns; j++ {
+		head = append(head, fmt.Sprintf("c%d", j))
+		row = append(row, fmt.Sprint(j%7))
+	}
+	p := filepath.Join(t.TempDir(), "wide.csv")
+	body := strings.Join(head, ",") + "\n" + strings.Join(row, ",") + "\n"
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if d := loadOne(t, w, p); d.Storage == "view" || len(d.Columns) != load.ViewColumns+1 {
+		t.Errorf("%d columns kept as %q; want a table", len(d.Columns), d.Storage)
 	}
 }

@@ -26,6 +26,8 @@ export interface Backend {
   /** The token of this start, sent with every call (X-Loupe-Token). */
   token: string;
   saveDir: string;
+  /** The config folder `loupe serve` reads (settings, the MCP call log). */
+  configDir: string;
   /** Calls a method of the App façade as the web transport does. */
   call<T>(method: string, ...args: unknown[]): Promise<T>;
   savedFiles(): string[];
@@ -70,7 +72,7 @@ export const test = base.extend<{ script: Script; backend: Backend }>({
       };
       const settings = await call<Record<string, unknown>>('GetSettings');
       await call('SaveSettings', { ...settings, provider: 'ollama', model: 'demo', ollamaURL: `http://${modelAddr}` });
-      await use({ url, origin, token, saveDir, call, savedFiles: () => listFiles(saveDir) });
+      await use({ url, origin, token, saveDir, configDir: join(dir, 'config'), call, savedFiles: () => listFiles(saveDir) });
     } finally {
       for (const p of procs.reverse()) {
         if (p.exitCode === null && p.pid !== undefined) p.kill('SIGTERM');
@@ -123,7 +125,7 @@ function listening(p: ChildProcess): Promise<{ url: string; origin: string; toke
   });
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
     s.once('error', reject);
@@ -134,7 +136,7 @@ function freePort(): Promise<number> {
   });
 }
 
-async function waitForPort(addr: string, p: ChildProcess): Promise<void> {
+export async function waitForPort(addr: string, p: ChildProcess): Promise<void> {
   const [host, port] = addr.split(':');
   for (let i = 0; i < 100; i++) {
     const ok = await new Promise<boolean>((resolve) => {

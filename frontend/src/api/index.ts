@@ -23,6 +23,7 @@ import type {
   ExportFormat,
   FolderInfo,
   LoadReport,
+  MCPSetup,
   ModelInfo,
   Page,
   PrivacyLevel,
@@ -189,6 +190,8 @@ export const getSettings = (): Promise<Settings> => call('GetSettings');
 /** The key goes to the OS keychain and never comes back; omit apiKey to keep it, "" to forget it. */
 export const saveSettings = (s: SettingsUpdate): Promise<void> => call('SaveSettings', s);
 export const listModels = (): Promise<ModelInfo[]> => call('ListModels');
+/** Whether Loupe is set up as an MCP server, each host's snippet, and the recent MCP calls. */
+export const mcpSetup = (): Promise<MCPSetup> => call('MCPSetup');
 /** Downloads a model into Ollama (model:pull events); resolves when it is ready. */
 export const pullModel = (name: string): Promise<void> => call('PullModel', name);
 export const status = (): Promise<Status> => call('Status');

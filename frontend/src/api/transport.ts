@@ -37,6 +37,7 @@ export const METHODS = [
   'ListConnections',
   'ListDatasets',
   'ListModels',
+  'MCPSetup',
   'NewChat',
   'NewConnectionChat',
   'OpenFiles',

@@ -511,6 +511,49 @@ export interface Settings {
 /** What saveSettings takes: apiKey absent keeps the stored key, "" forgets it. */
 export type SettingsUpdate = Settings & { apiKey?: string };
 
+// ---- MCP: Loupe as a server for other agents -----------------------------------
+
+/** An MCP host Loupe can be added to, with the snippet that adds it. */
+export interface MCPHost {
+  id: 'claude' | 'vscode' | 'cursor' | (string & {});
+  name: string;
+  /** The host's configuration file for this user, where the snippet goes. */
+  configPath: string;
+  /** Where the host opens that file, in words. */
+  where: string;
+  /** The file names a server called "loupe". */
+  configured: boolean;
+  /** JSON that starts this binary as `loupe mcp`. */
+  snippet: string;
+}
+
+/** One tool call an MCP client made (the call log in the config folder). */
+export interface MCPCall {
+  at: string;
+  tool: string;
+  client: string;
+  status: 'ok' | 'error' | 'refused' | 'privacy' | 'canceled' | (string & {});
+  ms: number;
+  /** The workspace folder or connection served. */
+  source?: string;
+  /** The privacy level the client got. */
+  level?: string;
+  /** Loupe's message when the call failed. */
+  error?: string;
+}
+
+/** The MCP section of Settings (MCPSetup). */
+export interface MCPSetup {
+  /** The installed loupe, as the snippets start it. */
+  binary: string;
+  /** A host lists Loupe, or a client has called it. */
+  setUp: boolean;
+  hosts: MCPHost[];
+  /** The recent calls, newest first. */
+  calls: MCPCall[];
+  callLog: string;
+}
+
 // ---- Privacy and the outbox ---------------------------------------------------
 
 /** How much of the user's data a model server is sent. */

@@ -126,6 +126,13 @@ function build() {
       summary: 'Nothing left this machine: the model runs on 127.0.0.1:11434.',
     })),
     listModels: vi.fn<typeof Api.listModels>(async () => []),
+    mcpSetup: vi.fn<typeof Api.mcpSetup>(async (): Promise<Api.MCPSetup> => ({
+      binary: '/usr/bin/loupe',
+      setUp: false,
+      hosts: [],
+      calls: [],
+      callLog: '/home/u/.config/loupe/mcp-calls.jsonl',
+    })),
     pullModel: vi.fn<typeof Api.pullModel>(async () => undefined),
     status: vi.fn<typeof Api.status>(async () => ({
       model: { ok: true, message: 'qwen3:8b is ready', hint: '' },

@@ -155,7 +155,12 @@ func New(cfg Config) (*Sandbox, error) {
 func (s *Sandbox) Image() string { return s.image }
 
 // Limits are the limits in force.
-func (s *Sandbox) Limits() Limits { return s.limits }
+func (s *Sandbox) Limits() Limits {
+	if s == nil { // a tool described before it has a sandbox
+		return Defaults
+	}
+	return s.limits
+}
 
 // Host is the daemon's address.
 func (s *Sandbox) Host() string { return s.cli.DaemonHost() }

@@ -10,6 +10,7 @@ import { ErrorNote } from '../common/ErrorNote';
 import { Icon } from '../common/Icon';
 import { PrivacySettings } from '../privacy/Privacy';
 import { About } from './About';
+import { McpSettings } from './McpSettings';
 import { SandboxBuild } from './SandboxBuild';
 import './settings.css';
 
@@ -344,6 +345,8 @@ export function SettingsView() {
               <SandboxBuild check={status.docker} />
             </section>
           )}
+
+          <McpSettings />
 
           <About />
         </div>

@@ -1,4 +1,4 @@
-package calls_test
+package assemble_test
 
 import (
 	"encoding/json"
@@ -11,6 +11,7 @@ import (
 	"github.com/loupeapp/loupe/agent"
 	"github.com/loupeapp/loupe/agent/llm"
 	"github.com/loupeapp/loupe/app/assemble"
+	"github.com/loupeapp/loupe/app/retrieve"
 	"github.com/loupeapp/loupe/data/results"
 	"github.com/loupeapp/loupe/tools/tooltest"
 )
@@ -41,7 +42,9 @@ var blindNames = map[string]string{
 // TestBlindBattery runs every reply of a battery written blind — by someone
 // who had not read the parser, from public descriptions of how model
 // families write tool calls — through the run's own reading path (the real
-// tool set, agent.CallReader's Read then Resolve) and requires 90%.
+// tool set, agent.CallReader's Read then Resolve) and requires 90%. It
+// lives where the real tool set is assembled, so that agent's tests need
+// nothing above it.
 func TestBlindBattery(t *testing.T) {
 	b, err := os.ReadFile("testdata/blind.json")
 	if err != nil {
@@ -54,7 +57,7 @@ func TestBlindBattery(t *testing.T) {
 	// The tools a workspace run offers: the standard set and, as the app
 	// adds them, search_schema and find_prior_query.
 	ws := tooltest.Workspace(t)
-	ret, err := assemble.OpenRetrieval(ws)
+	ret, err := retrieve.OpenRetrieval(ws)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,53 +2,17 @@ package app
 
 import (
 	"context"
-	"sync"
 
-	"github.com/loupeapp/loupe/app/assemble"
-	"github.com/loupeapp/loupe/app/session"
+	"github.com/loupeapp/loupe/app/retrieve"
 	"github.com/loupeapp/loupe/data/remote"
-	"github.com/loupeapp/loupe/data/store"
 )
-
-// remotePool is the session's pool of open connections (session.Pool)
-// with what the window keeps beside it: the profile store and the role
-// warning of the last test. It is safe for concurrent use.
-type remotePool struct {
-	*session.Pool
-
-	mu       sync.Mutex
-	profiles *remote.Store
-	// lastRole is the role warning of the profile the connection dialog
-	// last tested, kept for SaveConnection of that same profile.
-	lastRole struct {
-		profile remote.Profile
-		warning *remote.RoleWarning
-		set     bool
-	}
-}
-
-func newRemotePool() *remotePool { return &remotePool{Pool: session.NewPool()} }
-
-// store returns the profile store kept in the file at path, one per
-// process so that its writes are serialized.
-func (p *remotePool) store(path string) *remote.Store {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.profiles == nil || p.profiles.Path() != path {
-		p.profiles = remote.NewStore(path)
-	}
-	return p.profiles
-}
 
 // remote returns the open connection name (session.Connections.Open)
 // and the func that lets go of it, its errors shaped for the frontend
 // (connError).
-func (a *App) remote(ctx context.Context, name string) (*assemble.Remote, func(), error) {
-	r, release, err := a.conns.Open(ctx, name)
-	if err != nil {
-		return nil, nil, connError(err)
-	}
-	return r, release, nil
+func (a *App) remote(ctx context.Context, name string) (*retrieve.Remote, func(), error) {
+	r, release, err := a.s.Conns.Open(ctx, name)
+	return r, release, connError(err)
 }
 
 // ConnectionSchema is what a connection holds, for the sidebar.
@@ -86,14 +50,14 @@ type ConnectionColumn struct {
 // refresh reads the schema again, for tables added since.
 func (a *App) ConnectionTables(name string, refresh bool) (*ConnectionSchema, error) {
 	if refresh {
-		a.remotes.Evict(name)
+		a.s.Conns.Pool.Evict(name)
 	}
 	r, release, err := a.remote(a.life, name)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
-	notes, err := a.conns.Notes(name)
+	notes, err := a.s.Conns.Notes(name)
 	if err != nil {
 		return nil, err
 	}
@@ -122,10 +86,10 @@ func (a *App) ConnectionTables(name string, refresh bool) (*ConnectionSchema, er
 // NewConnectionChat starts an empty conversation about a saved
 // connection: its questions run on that database (see Ask).
 func (a *App) NewConnectionChat(name string) (*ChatSummary, error) {
-	if _, err := a.profile(name); err != nil {
+	if _, err := a.s.Conns.Profile(name); err != nil {
 		return nil, err
 	}
-	st, err := a.chatStore()
+	st, err := a.s.Chats.Store()
 	if err != nil {
 		return nil, err
 	}
@@ -135,31 +99,4 @@ func (a *App) NewConnectionChat(name string) (*ChatSummary, error) {
 	}
 	s := summaryOf(*c)
 	return &s, nil
-}
-
-// chatConnection returns the connection the conversation id is about,
-// "" for the workspace.
-func chatConnection(ctx context.Context, st *store.Store, id string) (string, error) {
-	c, err := st.Conversation(ctx, id)
-	if err != nil {
-		return "", err
-	}
-	return remote.LabelName(c.Workspace), nil
-}
-
-// tested remembers the role warning the connection dialog's test of p found.
-func (p *remotePool) tested(prof remote.Profile, w *remote.RoleWarning) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.lastRole.profile, p.lastRole.warning, p.lastRole.set = prof, w, true
-}
-
-// lastTested returns the role warning of the last test of exactly prof.
-func (p *remotePool) lastTested(prof remote.Profile) (*remote.RoleWarning, bool) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if !p.lastRole.set || p.lastRole.profile != prof {
-		return nil, false
-	}
-	return p.lastRole.warning, true
 }

@@ -1,4 +1,4 @@
-package app
+package session
 
 import (
 	"sync"
@@ -7,12 +7,12 @@ import (
 	"github.com/loupeapp/loupe/agent"
 )
 
-// batchInterval is the shortest gap between two batches of one run:
+// BatchInterval is the shortest gap between two batches of one run:
 // at most 20 batches a second reach the frontend.
-const batchInterval = 50 * time.Millisecond
+const BatchInterval = 50 * time.Millisecond
 
 // batcher is a run's Sink that turns the agent's event stream into
-// batches: events wait until batchInterval has passed since the previous
+// batches: events wait until BatchInterval has passed since the previous
 // batch, consecutive text (or thinking) deltas of a step are merged into
 // one event, and run_finished flushes at once. Batches are delivered in
 // order, one at a time, from the run's goroutine or a timer's.
@@ -82,9 +82,9 @@ func (b *batcher) flush() {
 	}
 }
 
-// textThrottle merges streamed text and hands it on at most once per
-// interval; flush hands on the rest at once.
-type textThrottle struct {
+// TextThrottle merges streamed text (a report's) and hands it on at most
+// once per interval; Flush hands on the rest at once.
+type TextThrottle struct {
 	interval time.Duration
 	deliver  func(string)
 
@@ -95,20 +95,23 @@ type textThrottle struct {
 	last  time.Time
 }
 
-func newTextThrottle(interval time.Duration, deliver func(string)) *textThrottle {
-	return &textThrottle{interval: interval, deliver: deliver}
+// NewTextThrottle returns a throttle handing text on to deliver.
+func NewTextThrottle(interval time.Duration, deliver func(string)) *TextThrottle {
+	return &TextThrottle{interval: interval, deliver: deliver}
 }
 
-func (t *textThrottle) add(s string) {
+// Add queues s, handed on with what else comes within the interval.
+func (t *TextThrottle) Add(s string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.text += s
 	if t.timer == nil {
-		t.timer = time.AfterFunc(max(t.interval-time.Since(t.last), 0), t.flush)
+		t.timer = time.AfterFunc(max(t.interval-time.Since(t.last), 0), t.Flush)
 	}
 }
 
-func (t *textThrottle) flush() {
+// Flush hands on what is queued at once.
+func (t *TextThrottle) Flush() {
 	t.send.Lock()
 	defer t.send.Unlock()
 	t.mu.Lock()

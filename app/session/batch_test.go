@@ -1,4 +1,4 @@
-package app
+package session
 
 import (
 	"strings"
@@ -34,7 +34,7 @@ func TestBatcherBoundsTheRateOfABurst(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var d delivered
-			b := newBatcher(batchInterval, d.deliver)
+			b := newBatcher(BatchInterval, d.deliver)
 			start := time.Now()
 			b.Emit(agent.Event{Type: agent.RunStarted})
 			var want strings.Builder
@@ -52,12 +52,12 @@ func TestBatcherBoundsTheRateOfABurst(t *testing.T) {
 			d.mu.Lock()
 			defer d.mu.Unlock()
 			// One batch at once, then one per 50 ms, plus the final flush.
-			limit := int(elapsed/batchInterval) + 2
+			limit := int(elapsed/BatchInterval) + 2
 			if len(d.batches) > limit {
 				t.Errorf("%d batches in %s, at most %d allowed (20 a second)", len(d.batches), elapsed, limit)
 			}
 			for i := 1; i < len(d.at)-1; i++ {
-				if gap := d.at[i].Sub(d.at[i-1]); gap < batchInterval-5*time.Millisecond {
+				if gap := d.at[i].Sub(d.at[i-1]); gap < BatchInterval-5*time.Millisecond {
 					t.Errorf("batches %d and %d %s apart", i-1, i, gap)
 				}
 			}
@@ -119,17 +119,17 @@ func TestTextThrottle(t *testing.T) {
 		mu  sync.Mutex
 		got []string
 	)
-	tt := newTextThrottle(batchInterval, func(s string) { mu.Lock(); got = append(got, s); mu.Unlock() })
+	tt := NewTextThrottle(BatchInterval, func(s string) { mu.Lock(); got = append(got, s); mu.Unlock() })
 	start := time.Now()
 	for range 300 {
-		tt.add("x")
+		tt.Add("x")
 		time.Sleep(time.Millisecond)
 	}
-	tt.flush()
+	tt.Flush()
 	elapsed := time.Since(start)
 	mu.Lock()
 	defer mu.Unlock()
-	if n := len(got); n > int(elapsed/batchInterval)+2 || strings.Join(got, "") != strings.Repeat("x", 300) {
+	if n := len(got); n > int(elapsed/BatchInterval)+2 || strings.Join(got, "") != strings.Repeat("x", 300) {
 		t.Errorf("%d deliveries in %s: %q", n, elapsed, got)
 	}
 }
