@@ -95,6 +95,17 @@ type Input struct {
 	Schema  Schema
 	// Notes go into the outcome's Meta.Notes unchanged.
 	Notes []string
+	// Refs is how many queries and charts the conversation's earlier
+	// answers filed: this run's evidence is numbered after them (q4, c2…),
+	// so that a ref names one query or chart in the whole conversation.
+	Refs RefBase
+}
+
+// RefBase counts the evidence refs already taken in a conversation: the
+// next query is q(Queries+1), the next chart c(Charts+1).
+type RefBase struct {
+	Queries int `json:"queries"`
+	Charts  int `json:"charts"`
 }
 
 // Run answers in.Question. It always returns an Outcome and always emits

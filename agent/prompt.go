@@ -23,6 +23,16 @@ type Schema struct {
 	// Others counts tables that exist but are not described; the model
 	// reaches them with the tool that lists the tables (list_datasets).
 	Others int
+	// Examples are verified question→SQL pairs (answers the user
+	// confirmed) close to the question, most relevant first: the prompt
+	// offers them to adapt.
+	Examples []Example
+}
+
+// Example is a question the user verified the answer of, and its SQL.
+type Example struct {
+	Question string
+	SQL      string
 }
 
 // Table is a dataset as the model sees it.
@@ -98,6 +108,13 @@ func systemPrompt(s Schema, o promptOptions) string {
 				how = fmt.Sprintf("inferred, confidence %.0f%%", j.Confidence*100)
 			}
 			fmt.Fprintf(&b, "- %s.%s = %s.%s (%s)\n", j.From, j.FromColumn, j.To, j.ToColumn, how)
+		}
+	}
+
+	if len(s.Examples) > 0 {
+		b.WriteString("\n## Verified queries\nThe user confirmed the answers these queries gave to questions like this one. Prefer them: adapt the closest (its filters, grouping, columns) when it fits, and check it still answers the question.\n")
+		for _, e := range s.Examples {
+			fmt.Fprintf(&b, "- Question: %q\n  SQL: %s\n", oneLine(e.Question), strings.Join(strings.Fields(e.SQL), " "))
 		}
 	}
 

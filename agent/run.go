@@ -50,6 +50,7 @@ func newRun(a *Agent, in Input, sink Sink) *run {
 		r.specs = append(r.specs, llm.ToolSpec{Name: s.Name, Description: s.Description, Parameters: s.Parameters})
 	}
 	r.reader = NewCallReader(specs)
+	r.nq, r.nc = max(in.Refs.Queries, 0), max(in.Refs.Charts, 0)
 	r.meta.Model = a.cfg.Model
 	r.meta.Provider = a.cfg.Provider.Name()
 	r.meta.Notes = in.Notes

@@ -29,6 +29,8 @@ type Turn struct {
 	RunID    string         `json:"runId"`
 	Events   []agent.Event  `json:"events"`
 	Outcome  *agent.Outcome `json:"outcome,omitempty"`
+	// Feedback is the user's verdict on the answer, when given.
+	Feedback *AnswerFeedback `json:"feedback,omitempty"`
 }
 
 // Chat is a conversation with its turns.
@@ -106,9 +108,13 @@ func (a *App) GetChat(id string) (*Chat, error) {
 	if err != nil {
 		return nil, storeError(err, id)
 	}
+	verdicts, err := a.verdicts(id)
+	if err != nil {
+		return nil, err
+	}
 	out := &Chat{ChatSummary: summaryOf(c), Turns: make([]Turn, len(turns))}
 	for i, t := range turns {
-		out.Turns[i] = Turn(t)
+		out.Turns[i] = Turn{Question: t.Question, RunID: t.RunID, Events: t.Events, Outcome: t.Outcome, Feedback: verdicts[t.RunID]}
 	}
 	return out, nil
 }

@@ -89,7 +89,7 @@ func TestConversationsSurviveARestart(t *testing.T) {
 		t.Errorf("the last event must be run_finished with the outcome: %+v", last)
 	}
 	// The old answer still becomes a report: its evidence was kept.
-	rep, err := second.app.WriteReport(chat, res.RunID)
+	rep, err := second.app.WriteReport(chat, res.RunID, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,7 +36,7 @@ func TestWindowKeepsWhatWasSent(t *testing.T) {
 	if out := e.rec.waitFinished(t, res.RunID, 20*time.Second); out.Status != agent.Done {
 		t.Fatalf("run: %s %s", out.Status, out.Reason)
 	}
-	if _, err := e.app.WriteReport(chat, res.RunID); err != nil {
+	if _, err := e.app.WriteReport(chat, res.RunID, nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := e.app.SetPrivacy("open"); err != nil { // schema is refused until it is built

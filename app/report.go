@@ -33,18 +33,37 @@ type ReportChart struct {
 
 // Report is a written report for the report view: its markdown (as
 // exported), the same as an HTML fragment with the charts inlined as
-// images, and each chart's SVG.
+// images, each chart's SVG, the conversation's questions it covers
+// (numbered from 1; empty for a report of one answer written before
+// reports covered several) and what Loupe removed or placed in the
+// model's text (also listed at the end of the markdown).
 type Report struct {
-	Title    string        `json:"title"`
-	Markdown string        `json:"markdown"`
-	HTML     string        `json:"html"`
-	Charts   []ReportChart `json:"charts"`
+	Title    string         `json:"title"`
+	Markdown string         `json:"markdown"`
+	HTML     string         `json:"html"`
+	Charts   []ReportChart  `json:"charts"`
+	Turns    []int          `json:"turns"`
+	Notices  []ReportNotice `json:"notices"`
+	// Questions are the conversation's questions in the order asked
+	// (question n is questions[n-1]), for choosing what a report covers.
+	Questions []string `json:"questions"`
 }
 
-// WriteReport writes the report of a finished run (stage two, one model
-// call without tools), streaming report:delta events, and returns it.
-// Cancel(runID) stops it.
-func (a *App) WriteReport(chatID, runID string) (*Report, error) {
+// ReportNotice is one thing Loupe corrected in a report: its kind
+// (report.Notice kinds, or "question_left_out"), the ref it concerns and
+// what was done, in words.
+type ReportNotice struct {
+	Kind string `json:"kind"`
+	Ref  string `json:"ref"`
+	Text string `json:"text"`
+}
+
+// WriteReport writes a report from the conversation's answers (stage two,
+// one model call without tools) and keeps it with the answer of runID,
+// streaming report:delta events, and returns it. turns picks the
+// questions it covers (numbers from 1, in the order asked); empty covers
+// every question with a finished answer. Cancel(runID) stops it.
+func (a *App) WriteReport(chatID, runID string, turns []int) (*Report, error) {
 	msg, t, err := a.s.Chats.Turn(a.life, chatID, runID)
 	if err != nil {
 		return nil, err
@@ -83,8 +102,8 @@ func (a *App) WriteReport(chatID, runID string) (*Report, error) {
 	text := session.NewTextThrottle(session.BatchInterval, func(s string) {
 		a.publish(EventReportDelta, ReportDelta{RunID: runID, Text: s})
 	})
-	written, err := session.WriteReport(ctx, session.ReportRequest{Store: st, MessageID: msg.ID, Question: t.Question, Outcome: out,
-		Provider: p, Model: m.Config.Model, Level: m.Level, Stream: report.Options{
+	written, err := session.WriteConversationReport(ctx, session.ConversationReportRequest{Store: st, ChatID: chatID, Turns: turns,
+		MessageID: msg.ID, Provider: p, Model: m.Config.Model, Level: m.Level, Stream: report.Options{
 			OnDelta: text.Add,
 			OnReset: func() {
 				text.Flush()
@@ -98,22 +117,31 @@ func (a *App) WriteReport(chatID, runID string) (*Report, error) {
 	if err != nil { // the report is in the user's hands: say it was not kept in the log
 		a.log.Error("store a report", "run", runID, "err", err)
 	}
-	view, err := reportView(ctx, written.Report)
+	view, err := reportView(ctx, st, chatID, written.Report)
 	if err != nil {
 		return nil, wrap(err)
 	}
 	return view, nil
 }
 
-// reportView renders rep for the report view (session.Render).
-func reportView(ctx context.Context, rep *report.Report) (*Report, error) {
+// reportView renders rep, a report of conversation chatID, for the
+// report view (session.Render).
+func reportView(ctx context.Context, st *store.Store, chatID string, rep *report.Report) (*Report, error) {
 	v, err := session.Render(ctx, rep)
 	if err != nil {
 		return nil, err
 	}
-	out := &Report{Title: v.Title, Markdown: v.Markdown, HTML: v.HTML, Charts: make([]ReportChart, len(v.Charts))}
+	questions, err := session.Questions(ctx, st, chatID)
+	if err != nil {
+		return nil, err
+	}
+	out := &Report{Title: v.Title, Markdown: v.Markdown, HTML: v.HTML, Charts: make([]ReportChart, len(v.Charts)),
+		Turns: append([]int{}, rep.Exploration.Turns...), Notices: make([]ReportNotice, len(rep.Notices)), Questions: questions}
 	for i, c := range v.Charts {
 		out.Charts[i] = ReportChart(c)
+	}
+	for i, n := range rep.Notices {
+		out.Notices[i] = ReportNotice{Kind: n.Kind, Ref: n.Ref, Text: n.Listed()}
 	}
 	return out, nil
 }
@@ -134,7 +162,7 @@ func (a *App) GetReport(chatID, runID string) (*Report, error) {
 	if err != nil || s == nil {
 		return nil, wrap(err)
 	}
-	view, err := reportView(a.life, s.Report)
+	view, err := reportView(a.life, st, chatID, s.Report)
 	return view, wrap(err)
 }
 

@@ -39,7 +39,7 @@ func TestWriteAndExportReport(t *testing.T) {
 	if _, err := e.app.ExportReport(res.RunID, "html"); codeOf(t, err) != app.CodeNotFound {
 		t.Errorf("export before writing: %v", err)
 	}
-	rep, err := e.app.WriteReport(chat, res.RunID)
+	rep, err := e.app.WriteReport(chat, res.RunID, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +114,7 @@ func TestWriteAndExportReport(t *testing.T) {
 	if _, err := e.app.ExportReport(res.RunID, "pdf"); codeOf(t, err) != app.CodeInvalid {
 		t.Errorf("unknown format: %v", err)
 	}
-	if _, err := e.app.WriteReport(chat, "run_nope"); codeOf(t, err) != app.CodeNotFound {
+	if _, err := e.app.WriteReport(chat, "run_nope", nil); codeOf(t, err) != app.CodeNotFound {
 		t.Errorf("unknown run: %v", err)
 	}
 }
@@ -146,7 +146,7 @@ func TestReportSurvivesARestart(t *testing.T) {
 	if rep, err := first.app.GetReport(chat, res.RunID); err != nil || rep != nil {
 		t.Fatalf("report before one was written: %+v %v", rep, err)
 	}
-	written, err := first.app.WriteReport(chat, res.RunID)
+	written, err := first.app.WriteReport(chat, res.RunID, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

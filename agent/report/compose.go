@@ -26,6 +26,25 @@ const (
 	NoticeTruncated       = "truncated"        // the model stopped at its length limit
 )
 
+// Listed is the notice as the report's notes list it: what was removed or
+// moved, by ref, without repeating what the model wrote (a placeholder, a
+// link) that was the reason for removing it.
+func (n Notice) Listed() string {
+	switch n.Kind {
+	case NoticeUnknownRef:
+		return fmt.Sprintf("Removed a placeholder for %s: the report covers no chart or query %s.", n.Ref, n.Ref)
+	case NoticeWrongKind:
+		return fmt.Sprintf("%s was placed as the wrong kind of block; it is shown as what it is.", n.Ref)
+	case NoticeDuplicate:
+		return fmt.Sprintf("Removed a second placement of %s.", n.Ref)
+	case NoticeNoTable:
+		return fmt.Sprintf("Removed the table of %s: the query failed (its SQL and error are in the appendix).", n.Ref)
+	case NoticeImageRemoved:
+		return "Removed an image the model linked itself: the report shows only Loupe's charts and loads nothing else."
+	}
+	return n.Text
+}
+
 // placeholderRe matches {{chart:c1}}, {{ table: q2 }}, {{figure:c1}},
 // {{query:q2}} and a bare {{c1}}, in any case.
 var placeholderRe = regexp.MustCompile(`(?i)\{\{\s*(?:(chart|figure|table|query)\s*[:=]\s*)?([A-Za-z][\w-]*)\s*\}\}`)
@@ -63,6 +82,7 @@ func compose(reply string, exp *Exploration) (title, body string, notices []Noti
 	lines = c.dropAppendix(lines)
 	lines = c.resolve(lines)
 	lines = c.placeMissingCharts(lines)
+	lines = c.cite(lines)
 	return title, tidy(lines), c.notices
 }
 

@@ -24,6 +24,9 @@ import (
 type Exploration struct {
 	Question  string   `json:"question"`
 	FollowUps []string `json:"follow_ups,omitempty"` // later questions in the same conversation
+	// Turns are the numbers (from 1) of the conversation's questions the
+	// exploration covers, in order; empty for a single answer's.
+	Turns []int `json:"turns,omitempty"`
 	// Summary is the agent's brief answer (2–4 sentences).
 	Summary  string    `json:"summary,omitempty"`
 	Findings []Finding `json:"findings,omitempty"`

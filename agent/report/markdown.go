@@ -68,6 +68,7 @@ func (r *Report) markdown(chart func(ch *Chart, fig int) string) string {
 		b.WriteString("\n")
 	}
 	b.WriteString("\n")
+	b.WriteString(r.corrections())
 	b.WriteString(r.appendix())
 	b.WriteString(r.footer())
 	return b.String()
@@ -82,6 +83,22 @@ func (r *Report) footer() string {
 	return "\n---\n\n*Written by Loupe " + escapeInline(r.Version) + ".*\n"
 }
 
+// corrections lists the notices: what Loupe removed from the model's
+// text, placed in its stead or could not cover, so that nothing leaves
+// the report silently.
+func (r *Report) corrections() string {
+	if len(r.Notices) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("## Notes on this report\n\nWhat Loupe changed in the model's text, or left out:\n\n")
+	for _, n := range r.Notices {
+		b.WriteString("- " + escapeInline(oneLine(n.Listed())) + "\n")
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
 // provenance is the italic line under the title.
 func (r *Report) provenance() string {
 	var parts []string
@@ -93,7 +110,15 @@ func (r *Report) provenance() string {
 	if r.Model != "" {
 		parts[0] += " with " + escapeInline(r.Model)
 	}
-	parts = append(parts, "question: “"+escapeInline(oneLine(r.Exploration.Question))+"”")
+	qs := append([]string{r.Exploration.Question}, r.Exploration.FollowUps...)
+	for i, q := range qs {
+		qs[i] = "“" + escapeInline(oneLine(q)) + "”"
+	}
+	if len(qs) == 1 {
+		parts = append(parts, "question: "+qs[0])
+	} else {
+		parts = append(parts, "questions: "+strings.Join(qs[:len(qs)-1], ", ")+" and "+qs[len(qs)-1])
+	}
 	return "*" + strings.Join(parts, " · ") + ".*"
 }
 

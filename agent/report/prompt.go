@@ -37,6 +37,9 @@ func userPrompt(exp *Exploration) string {
 	for _, f := range exp.FollowUps {
 		fmt.Fprintf(&b, "Follow-up question: %s\n", oneLine(f))
 	}
+	if len(exp.FollowUps) > 0 {
+		b.WriteString("The report covers every question above: the whole analysis, not only the last answer.\n")
+	}
 	if len(exp.Datasets) > 0 {
 		fmt.Fprintf(&b, "Datasets used: %s\n", strings.Join(exp.Datasets, "; "))
 	}

@@ -110,11 +110,20 @@ Revenue soared {{chart:c9}} and {{table:q99}} proves it.
 			t.Errorf("%s notices for %v, want %v", c.kind, refs, c.refs)
 		}
 	}
-	md := rep.Markdown()
+	md, notes, _ := strings.Cut(rep.Markdown(), "## Notes on this report")
 	for _, bad := range []string{"c9", "q99", "example.com", "{{"} {
 		if strings.Contains(md, bad) {
 			t.Errorf("report.md still mentions %q", bad)
 		}
+	}
+	// What was removed is listed, by ref, without what the model wrote.
+	for _, want := range []string{"placeholder for c9", "placeholder for q99", "second placement of c1", "table of q5", "Removed an image"} {
+		if !strings.Contains(notes, want) {
+			t.Errorf("the notes do not list %q:\n%s", want, notes)
+		}
+	}
+	if strings.Contains(notes, "example.com") || strings.Contains(notes, "{{") {
+		t.Errorf("the notes repeat what the model wrote:\n%s", notes)
 	}
 	want := []string{"table:q2", "chart:c1", "table:q4", "chart:c2", "chart:c3"}
 	if got := blockLines(rep.Body); !slices.Equal(got, want) {
@@ -482,7 +491,7 @@ func TestWriteRestartAndTruncation(t *testing.T) {
 	if rep.Title != "New" || len(noticesOf(rep, NoticeTruncated)) != 1 {
 		t.Errorf("title %q, notices %+v", rep.Title, rep.Notices)
 	}
-	if !strings.Contains(rep.Markdown(), "*Written by Loupe on 5 March 2026 with m · question: “Which region") {
+	if !strings.Contains(rep.Markdown(), "*Written by Loupe on 5 March 2026 with m · questions: “Which region") {
 		t.Errorf("provenance line:\n%.300s", rep.Markdown())
 	}
 	if rep.Usage.CompletionTokens != 300 || rep.Provider != "scripted" {

@@ -6,6 +6,7 @@ import (
 	"errors"
 
 	"github.com/loupeapp/loupe/agent/llm"
+	"github.com/loupeapp/loupe/app/retrieve"
 	"github.com/loupeapp/loupe/data/privacy"
 	"github.com/loupeapp/loupe/data/results"
 	"github.com/loupeapp/loupe/data/workspace"
@@ -48,7 +49,7 @@ func (g *Gate) WorkspaceTools(ws *workspace.Workspace, store *results.Store, ext
 }
 
 // RemoteTools is RemoteTools with run_sql teaching the gate likewise.
-func (g *Gate) RemoteTools(r *Remote, store *results.Store) (*tools.Set, error) {
+func (g *Gate) RemoteTools(r *retrieve.Remote, store *results.Store) (*tools.Set, error) {
 	return remoteTools(r, store, sqltool.Config{Observe: g.g.observer()})
 }
 

@@ -131,7 +131,7 @@ func runAsk(ctx context.Context, e env, args []string) int {
 		if err != nil {
 			return fail(e, err)
 		}
-		if err := writeReport(tools.WithChat(context.WithoutCancel(ctx), chat), e, st, claim.MessageID, rp, cfg.Model, pair.User.Content, out, *reportDir, *asJSON); err != nil {
+		if err := writeReport(tools.WithChat(context.WithoutCancel(ctx), chat), e, st, chat, claim.MessageID, rp, cfg.Model, *reportDir, *asJSON); err != nil {
 			return fail(e, err)
 		}
 	}
@@ -162,17 +162,19 @@ func agentFlags(fs *flag.FlagSet, what string) (*provider.Config, *assemble.Opti
 	return &cfg, &o
 }
 
-// writeReport runs the report stage on a finished run, stores the report
-// with its answer and exports it into dir, printing where the files are
-// (or a JSON line with --json).
-func writeReport(ctx context.Context, e env, st *store.Store, messageID string, p llm.Provider, model, question string, out *agent.Outcome, dir string, asJSON bool) error {
+// writeReport runs the report stage on the conversation chatID once its
+// answer messageID is finished (a report of every question it holds),
+// stores the report with that answer and exports it into dir, printing
+// where the files are (or a JSON line with --json) and the report's notes.
+func writeReport(ctx context.Context, e env, st *store.Store, chatID, messageID string, p llm.Provider, model, dir string, asJSON bool) error {
 	if !asJSON {
 		fmt.Fprintln(e.stdout, "\nWriting the report…")
 	}
-	rep, err := session.WriteReport(ctx, session.ReportRequest{Store: st, MessageID: messageID, Question: question, Outcome: out, Provider: p, Model: model})
+	rep, err := session.WriteConversationReport(ctx, session.ConversationReportRequest{Store: st, ChatID: chatID, MessageID: messageID, Provider: p, Model: model})
 	if err != nil {
 		return err
 	}
+	printNotes(e.stderr, rep)
 	files, err := session.Export(ctx, st, rep, session.ExportFolder, dir)
 	if err != nil {
 		return err

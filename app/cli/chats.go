@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -24,7 +25,7 @@ import (
 func init() {
 	register(command{"chats", "chats [--workspace DIR] [--json]", "list the conversations, most recent first", runChats})
 	register(command{"chat", "chat show [--workspace DIR] [--json] [--sent] ID", "show a conversation: questions, answers, tool calls; --sent: what each answer sent to its model server", runChat})
-	register(command{"export", "export [--workspace DIR] --chat ID [--format md|html] --out DIR", "export a conversation's report (written first if it has none)", runExport})
+	register(command{"export", "export [--workspace DIR] --chat ID [--turns 1,3] [--format md|html] --out DIR", "export the report of a conversation (or of the questions --turns picks; written first if none covers them), and list what it removed", runExport})
 }
 
 // storeDir is the folder holding the conversations: the workspace folder.
@@ -150,7 +151,11 @@ func printThread(w io.Writer, th *store.Thread, reps []store.Report) {
 		for _, c := range m.ToolCalls {
 			fmt.Fprintf(w, "  → %s%s\n", c.Name, callDetail(json.RawMessage(c.Arguments)))
 			if !c.Skipped {
-				fmt.Fprintf(w, "    %s\n", oneLine(c.Result, 160))
+				ref := ""
+				if c.Ref != "" {
+					ref = "[" + c.Ref + "] "
+				}
+				fmt.Fprintf(w, "    %s%s\n", ref, oneLine(c.Result, 160))
 			}
 		}
 		if strings.TrimSpace(m.Content) != "" {
@@ -174,6 +179,7 @@ func runExport(ctx context.Context, e env, args []string) int {
 	chatID := fs.String("chat", "", "the conversation (see loupe chats)")
 	format := fs.String("format", "md", "md (a folder: report.md, charts, report.html) or html (report.html alone)")
 	out := fs.String("out", "", "the folder to write into")
+	turnList := fs.String("turns", "", `the questions the report covers, by number as "loupe chat show" lists them ("1,3", "2-4"; default: every answered question)`)
 	if _, err := parse(fs, args); err != nil {
 		return ExitUsage
 	}
@@ -181,17 +187,25 @@ func runExport(ctx context.Context, e env, args []string) int {
 		fmt.Fprintln(e.stderr, "loupe export: give --chat ID and --out DIR, and --format md or html")
 		return ExitUsage
 	}
+	var turns []int
+	if *turnList != "" {
+		var err error
+		if turns, err = session.ParseTurns(*turnList); err != nil {
+			fmt.Fprintln(e.stderr, "loupe export: --turns:", session.AsError(err).Message)
+			return ExitUsage
+		}
+	}
 	st, err := openStore(ctx, *ws)
 	if err != nil {
 		return fail(e, err)
 	}
 	defer st.Close()
-	rep, err := session.LatestReport(ctx, st, *chatID)
+	rep, why, err := storedReport(ctx, st, *chatID, turns)
 	if err != nil {
 		return fail(e, chatError(err, *chatID))
 	}
 	if rep == nil {
-		fmt.Fprintln(e.stderr, "The conversation has no report yet; writing one…")
+		fmt.Fprintln(e.stderr, why)
 		m, code := openModel(e, "export", st, cfg, o)
 		if m == nil {
 			return code
@@ -201,7 +215,7 @@ func runExport(ctx context.Context, e env, args []string) int {
 			return fail(e, err)
 		}
 		defer release()
-		if rep, err = writeStoredReport(tools.WithChat(ctx, *chatID), st, *chatID, gp, m.Config.Model, m.Level); err != nil {
+		if rep, err = writeStoredReport(tools.WithChat(ctx, *chatID), st, *chatID, turns, gp, m.Config.Model, m.Level); err != nil {
 			return fail(e, err)
 		}
 	}
@@ -209,39 +223,73 @@ func runExport(ctx context.Context, e env, args []string) int {
 	if err != nil {
 		return fail(e, err)
 	}
+	printNotes(e.stderr, rep)
 	fmt.Fprintln(e.stdout, path)
 	return ExitOK
 }
 
-// writeStoredReport writes a report from the conversation's last complete
-// answer and stores it.
-func writeStoredReport(ctx context.Context, st *store.Store, chatID string, p llm.Provider, model string, level privacy.Level) (*session.StoredReport, error) {
-	th, err := st.Thread(ctx, chatID)
+// storedReport is the conversation's newest report when it covers the
+// questions turns picks (every answered one when empty), or nil and why
+// one is to be written.
+func storedReport(ctx context.Context, st *store.Store, chatID string, turns []int) (*session.StoredReport, string, error) {
+	latest, err := session.LatestReport(ctx, st, chatID)
+	if err != nil {
+		return nil, "", err
+	}
+	if latest == nil {
+		return nil, "The conversation has no report yet; writing one…", nil
+	}
+	c, err := session.Cover(ctx, st, chatID, turns)
+	if err != nil {
+		return nil, "", err
+	}
+	reps, err := st.Reports(ctx, chatID)
+	if err != nil {
+		return nil, "", err
+	}
+	for _, r := range reps { // newest first
+		s, err := session.DecodeReport(r)
+		if err != nil {
+			return nil, "", err
+		}
+		if c.Covers(s, r.MessageID) {
+			return s, "", nil
+		}
+	}
+	return nil, fmt.Sprintf("No report of the conversation covers questions %s; writing one…", joinInts(c.Turns())), nil
+}
+
+// writeStoredReport writes a report of the questions turns picks (every
+// answered one when empty) and stores it with the last of their answers.
+func writeStoredReport(ctx context.Context, st *store.Store, chatID string, turns []int, p llm.Provider, model string, level privacy.Level) (*session.StoredReport, error) {
+	c, err := session.Cover(ctx, st, chatID, turns)
 	if err != nil {
 		return nil, err
 	}
-	for i := len(th.Messages) - 1; i >= 0; i-- {
-		m := th.Messages[i]
-		if m.Role != store.Assistant || m.Status != store.Complete {
-			continue
-		}
-		b, err := st.BlobOf(ctx, m.ID)
-		if err != nil {
-			return nil, err
-		}
-		out, err := session.OutcomeOf(b)
-		if err != nil || out == nil {
-			return nil, fmt.Errorf("loupe: the answer %s kept no outcome to write a report from (%v)", m.ID, err)
-		}
-		q, err := st.Message(ctx, m.ParentID)
-		if err != nil {
-			return nil, err
-		}
-		ctx := provider.WithOutbox(ctx, assemble.Outbox{Store: st, ConversationID: chatID, MessageID: m.ID, Level: level})
-		return session.WriteReport(ctx, session.ReportRequest{Store: st, MessageID: m.ID, Question: q.Content, Outcome: out,
-			Provider: p, Model: model, Level: level})
+	last := c.Answers[len(c.Answers)-1].ID
+	ctx = provider.WithOutbox(ctx, assemble.Outbox{Store: st, ConversationID: chatID, MessageID: last, Level: level})
+	return session.WriteConversationReport(ctx, session.ConversationReportRequest{Store: st, ChatID: chatID, Turns: turns,
+		MessageID: last, Provider: p, Model: model, Level: level})
+}
+
+// printNotes lists on w what the report stage removed, placed or left
+// out (the report's own notes), so that nothing is dropped silently.
+func printNotes(w io.Writer, rep *session.StoredReport) {
+	if len(rep.Report.Notices) == 0 {
+		return
 	}
-	return nil, fmt.Errorf("loupe: conversation %s has no finished answer to write a report from", chatID)
+	fmt.Fprintln(w, "Notes on this report:")
+	for _, n := range rep.Report.Notices {
+		fmt.Fprintf(w, "  - %s\n", n.Listed())
+	}
+}
+
+func joinInts(ns []int) string {
+	s := make([]string, len(ns))
+	for i, n := range ns {
+		s[i] = strconv.Itoa(n)
+	}
+	return strings.Join(s, ", ")
 }
 
 // exportAs exports rep into dir and records the export: the whole folder

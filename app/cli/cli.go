@@ -61,7 +61,7 @@ func register(c command) {
 
 func init() {
 	register(command{"load", "load [--workspace DIR] [--as-one NAME] FILE|FOLDER...", "load files (or a folder's files) as tables; one JSON line per table", runLoad})
-	register(command{"sql", "sql [--workspace DIR] [--json] QUERY", "run one read-only query through the guard", runSQL})
+	register(command{"sql", "sql [--workspace DIR] [--json | --out FILE.csv|.xlsx|.parquet] QUERY", "run one read-only query through the guard; --out writes its rows to a file", runSQL})
 }
 
 // Main runs the command in args (without the program name) and returns the

@@ -20,8 +20,8 @@ import (
 )
 
 func init() {
-	register(command{"eval", "eval [--provider P] [--model M] [--base-url URL] (--questions FILE | --sample) [--privacy open|masked|schema] [--workspace DIR] [--json]",
-		"score the agent on questions with known answers (execution accuracy, steps, tokens, latency)", runEval})
+	register(command{"eval", "eval [--provider P] [--model M[,M2,…]] [--base-url URL] (--questions FILE | --sample | --verified) [--privacy open|masked|schema] [--workspace DIR] [--json]",
+		"score the agent on questions with known answers (execution accuracy, steps, tokens, latency); --verified: the answers you gave a thumbs up; several models: one table to compare them", runEval})
 }
 
 func runEval(ctx context.Context, e env, args []string) int {
@@ -29,13 +29,17 @@ func runEval(ctx context.Context, e env, args []string) int {
 	cfg, o := agentFlags(fs, "each question")
 	file := fs.String("questions", "", "questions: JSON Lines ({question, sql | answer, db}) or a CSV in sql-eval's layout")
 	useSample := fs.Bool("sample", false, "use Loupe's bundled sample data and its questions")
+	useVerified := fs.Bool("verified", false, "use the workspace's verified answers (loupe feedback … up): gold is the verified SQL re-run on the data as it is now")
 	asJSON := fs.Bool("json", false, "print the results as one JSON object")
 	if _, err := parse(fs, args); err != nil {
 		return ExitUsage
 	}
-	if (*file == "") == !*useSample {
-		fmt.Fprintln(e.stderr, "loupe eval: give --questions FILE or --sample (not both), e.g. loupe eval --model qwen3:8b --sample")
+	if n := btoi(*file != "") + btoi(*useSample) + btoi(*useVerified); n != 1 {
+		fmt.Fprintln(e.stderr, "loupe eval: give one of --questions FILE, --sample or --verified, e.g. loupe eval --model qwen3:8b --sample")
 		return ExitUsage
+	}
+	if models := splitModels(cfg.Model); len(models) > 1 {
+		return runBakeOff(ctx, e, *ws, cfg, o, models, *file, *useSample, *asJSON)
 	}
 	// Every request to a model server on another machine is kept, as for
 	// ask: in the workspace folder's store, for no conversation (loupe
@@ -62,6 +66,10 @@ func runEval(ctx context.Context, e env, args []string) int {
 		}
 		defer os.RemoveAll(tmp)
 		if dir, err = sampleWorkspace(ctx, tmp); err != nil {
+			return fail(e, err)
+		}
+	} else if *useVerified {
+		if dir, qs, err = verifiedQuestions(dir); err != nil {
 			return fail(e, err)
 		}
 	} else if qs, err = eval.ReadQuestions(*file); err != nil {

@@ -42,7 +42,7 @@ func TestEvalSample(t *testing.T) {
 }
 
 func TestEvalUsage(t *testing.T) {
-	if code, _, errs := run(t, "", "eval", "--model", "m"); code != ExitUsage || !strings.Contains(errs, "--questions FILE or --sample") {
+	if code, _, errs := run(t, "", "eval", "--model", "m"); code != ExitUsage || !strings.Contains(errs, "--questions FILE, --sample or --verified") {
 		t.Errorf("exit %d: %s", code, errs)
 	}
 	if code, _, errs := run(t, "", "eval", "--model", "m", "--base-url", "http://127.0.0.1:1", "--questions", "/nope.jsonl"); code != ExitError || !strings.Contains(errs, "nope.jsonl") {

@@ -11,6 +11,7 @@ import (
 	"github.com/loupeapp/loupe/app/assemble"
 	"github.com/loupeapp/loupe/app/config"
 	"github.com/loupeapp/loupe/app/mcp"
+	"github.com/loupeapp/loupe/app/retrieve"
 	"github.com/loupeapp/loupe/data/privacy"
 	"github.com/loupeapp/loupe/data/remote"
 	"github.com/loupeapp/loupe/data/store"
@@ -156,7 +157,7 @@ func mcpSource(ctx context.Context, wsDir, conn string, level privacy.Level, emb
 	if err != nil {
 		return mcpServed{}, "", nil, err
 	}
-	ret, err := assemble.OpenRetrieval(w)
+	ret, err := retrieve.OpenRetrieval(w)
 	if err != nil {
 		w.Close()
 		return mcpServed{}, "", nil, err

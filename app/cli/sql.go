@@ -16,6 +16,7 @@ func runSQL(ctx context.Context, e env, args []string) int {
 	asJSON := fs.Bool("json", false, "print one JSON object instead of a table")
 	maxRows := fs.Int("max-rows", 0, "rows to return (default 1000)")
 	timeout := fs.Duration("timeout", 0, "query time limit (default 30s)")
+	out := fs.String("out", "", "write the rows to FILE instead: .csv, .xlsx or .parquet (up to --max-rows)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return ExitUsage
@@ -40,6 +41,13 @@ func runSQL(ctx context.Context, e env, args []string) int {
 	res, err := w.Query.Run(ctx, text, query.Limits{MaxRows: *maxRows, Timeout: *timeout})
 	if err != nil {
 		return fail(e, err)
+	}
+	if *out != "" {
+		if err := writeResult(ctx, *out, res); err != nil {
+			return fail(e, err)
+		}
+		fmt.Fprintln(e.stdout, *out)
+		return ExitOK
 	}
 	if *asJSON {
 		enc := json.NewEncoder(e.stdout)

@@ -18,6 +18,7 @@ import (
 	"github.com/loupeapp/loupe/app/assemble"
 	"github.com/loupeapp/loupe/app/config"
 	"github.com/loupeapp/loupe/app/mcp"
+	"github.com/loupeapp/loupe/app/retrieve"
 	"github.com/loupeapp/loupe/app/session"
 	"github.com/loupeapp/loupe/data/catalog"
 	"github.com/loupeapp/loupe/data/load"
@@ -67,7 +68,7 @@ func newWorld(t *testing.T, level privacy.Level, turns ...fake.Turn) *world {
 	if err := session.SetDatasetNotes(ctx, ws, "orders", catalog.Notes{Table: &note}); err != nil {
 		t.Fatal(err)
 	}
-	ret, err := assemble.OpenRetrieval(ws)
+	ret, err := retrieve.OpenRetrieval(ws)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -47,7 +47,7 @@ func Workspace(ws *workspace.Workspace, ret *retrieve.Retrieval, gate *assemble.
 }
 
 // Connection is the source over a connected database.
-func Connection(r *assemble.Remote, gate *assemble.Gate) (*Source, error) {
+func Connection(r *retrieve.Remote, gate *assemble.Gate) (*Source, error) {
 	res := results.New(results.Config{})
 	set, err := gate.RemoteTools(r, res)
 	if err != nil {

@@ -69,6 +69,11 @@ func Ask(ctx context.Context, r AskRequest) (*agent.Outcome, error) {
 	if in.History, err = History(ctx, r.Store, r.Pair, r.Provider, r.Model, r.Options.Privacy); err != nil {
 		return nil, err
 	}
+	th, err := r.Store.Thread(ctx, in.ChatID)
+	if err != nil {
+		return nil, fmt.Errorf("read the conversation %s: %w", in.ChatID, err)
+	}
+	in.Refs = RefsBefore(th, r.Pair.User.Seq)
 	out := prep.agent.Run(tools.WithChat(ctx, in.ChatID), in, r.Sink)
 	if out.Status == agent.Done && prep.remember != nil {
 		if err := prep.remember(context.WithoutCancel(ctx), in.ChatID, in.Question, out); err != nil && r.Forgot != nil {

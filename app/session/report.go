@@ -87,7 +87,7 @@ func LatestReport(ctx context.Context, st *store.Store, chatID string) (*StoredR
 	if err != nil || len(reps) == 0 {
 		return nil, err
 	}
-	return decodeReport(reps[0])
+	return DecodeReport(reps[0])
 }
 
 // ReportOfRun is the newest report written from the answer of runID, or
@@ -103,13 +103,14 @@ func ReportOfRun(ctx context.Context, st *store.Store, runID string) (*StoredRep
 	}
 	for _, r := range reps { // newest first
 		if r.MessageID == m.ID {
-			return decodeReport(r)
+			return DecodeReport(r)
 		}
 	}
 	return nil, nil
 }
 
-func decodeReport(r store.Report) (*StoredReport, error) {
+// DecodeReport reads a report back from its stored source.
+func DecodeReport(r store.Report) (*StoredReport, error) {
 	var rep report.Report
 	if err := json.Unmarshal(r.Source, &rep); err != nil {
 		return nil, fmt.Errorf("the stored report %s cannot be read: %w", r.ID, err)

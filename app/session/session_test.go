@@ -18,6 +18,7 @@ import (
 	"github.com/loupeapp/loupe/app/retrieve"
 	"github.com/loupeapp/loupe/app/session"
 	"github.com/loupeapp/loupe/data/load"
+	"github.com/loupeapp/loupe/data/privacy"
 	"github.com/loupeapp/loupe/data/results"
 	"github.com/loupeapp/loupe/data/store"
 	"github.com/loupeapp/loupe/data/workspace"
@@ -69,6 +70,7 @@ type world struct {
 	st  *store.Store
 	p   llm.Provider
 	dir string
+	srv *fake.Server
 }
 
 func newWorld(t *testing.T, turns ...fake.Turn) *world {
@@ -98,12 +100,23 @@ func newWorld(t *testing.T, turns ...fake.Turn) *world {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &world{ws: ws, ret: ret, st: st, p: p, dir: dir}
+	return &world{ws: ws, ret: ret, st: st, p: p, dir: dir, srv: srv}
 }
 
 // ask stores question in chatID (a new conversation when empty) and
 // answers it with session.Ask over the workspace.
 func (w *world) ask(t *testing.T, chatID, question string) (*store.Pair, *agent.Outcome, []agent.Event) {
+	t.Helper()
+	return w.askWith(t, chatID, question, "")
+}
+
+// askAt asks question in a new conversation at privacy level.
+func (w *world) askAt(t *testing.T, question string, level privacy.Level) (*store.Pair, *agent.Outcome, []agent.Event) {
+	t.Helper()
+	return w.askWith(t, "", question, level)
+}
+
+func (w *world) askWith(t *testing.T, chatID, question string, level privacy.Level) (*store.Pair, *agent.Outcome, []agent.Event) {
 	t.Helper()
 	ctx := context.Background()
 	if chatID == "" {
@@ -127,7 +140,7 @@ func (w *world) ask(t *testing.T, chatID, question string) (*store.Pair, *agent.
 	var ready []agent.Input
 	out, err := session.Ask(ctx, session.AskRequest{Store: w.st, Pair: pair, Recorder: rec,
 		Target: &session.Workspace{WS: w.ws, Retrieval: w.ret}, Results: results.New(results.Config{}),
-		Provider: w.p, Model: "qwen3:8b", Options: assemble.Options{MaxSteps: 8}, Sink: sink,
+		Provider: w.p, Model: "qwen3:8b", Options: assemble.Options{MaxSteps: 8, Privacy: level}, Sink: sink,
 		Ready: func(in agent.Input) { ready = append(ready, in) }})
 	if err != nil {
 		t.Fatal(err)

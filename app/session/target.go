@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/loupeapp/loupe/agent"
 	"github.com/loupeapp/loupe/agent/llm/provider"
 	"github.com/loupeapp/loupe/app/assemble"
 	"github.com/loupeapp/loupe/app/retrieve"
+	"github.com/loupeapp/loupe/data/privacy"
 	"github.com/loupeapp/loupe/data/workspace"
 	"github.com/loupeapp/loupe/tools"
 )
@@ -40,7 +42,16 @@ func (w *Workspace) prepare(ctx context.Context, question string, r AskRequest) 
 	if err != nil {
 		return nil, err
 	}
-	return &prepared{agent: ag, schema: sch, notes: meta.Notes(), remember: w.Retrieval.Remember}, nil
+	notes := meta.Notes()
+	var examples []agent.Example
+	var note string
+	if r.Options.Privacy != privacy.Schema { // a verified query's literals are values: none at the schema level
+		examples, note = verifiedExamples(w.Retrieval.Memory, r.Pair.User.ConversationID, question, w.tables(ctx))
+	}
+	if note != "" {
+		sch.Examples, notes = examples, append(notes, note)
+	}
+	return &prepared{agent: ag, schema: sch, notes: notes, remember: w.Retrieval.Remember}, nil
 }
 
 // Connection is a question asked about a connected database: the agent's

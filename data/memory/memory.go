@@ -42,7 +42,17 @@ type Entry struct {
 	Tables   []string  `json:"tables,omitempty"`
 	Result   string    `json:"result,omitempty"` // "12 rows: region, total"
 	At       time.Time `json:"at"`
+	// Verdict is the user's on the answer this query backs: "up" (the
+	// question and SQL are verified), "down" (wrong: never offered again),
+	// or "" (none). A later line with a verdict updates the entry.
+	Verdict string `json:"verdict,omitempty"`
 }
+
+// Verdicts an entry can carry.
+const (
+	Verified = "up"
+	Rejected = "down"
+)
 
 // Match is an earlier query similar to a question.
 type Match struct {
@@ -51,6 +61,7 @@ type Match struct {
 	// weighted by rarity, 0–1; same-conversation entries get a small bonus.
 	Score    float64 `json:"score"`
 	SameChat bool    `json:"same_chat"`
+	Verified bool    `json:"verified,omitempty"` // the user confirmed the answer this query backs
 }
 
 // Store is an open query memory. It is safe for concurrent use.
@@ -99,6 +110,14 @@ func Open(wsDir string) (*Store, error) {
 }
 
 func (s *Store) add(e Entry) {
+	if e.Verdict != "" {
+		for i := range s.all {
+			if s.all[i].Chat == e.Chat && s.all[i].Question == e.Question && s.all[i].SQL == e.SQL {
+				s.all[i].Verdict = e.Verdict
+				return
+			}
+		}
+	}
 	r := remembered{Entry: e, terms: map[string]int{}}
 	for _, t := range index.Terms(e.Question) {
 		r.terms[t]++
@@ -129,10 +148,31 @@ func (s *Store) Remember(ctx context.Context, e Entry) (Entry, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, r := range s.all {
-		if r.Chat == e.Chat && r.Question == e.Question && r.SQL == e.SQL {
+		if r.Chat == e.Chat && r.Question == e.Question && r.SQL == e.SQL && (e.Verdict == "" || e.Verdict == r.Verdict) {
 			return r.Entry, nil
 		}
 	}
+	return s.append(e)
+}
+
+// Mark records the user's verdict (Verified or Rejected) on the queries
+// sqls that answered question in conversation chat: each is remembered
+// with it (added when it was not remembered yet). A verified query is
+// offered first for similar questions; a rejected one never again.
+func (s *Store) Mark(ctx context.Context, chat, question string, sqls []string, verdict string, tables []string) error {
+	if verdict != Verified && verdict != Rejected {
+		return fmt.Errorf("mark queries: the verdict must be %q or %q", Verified, Rejected)
+	}
+	for _, q := range sqls {
+		if _, err := s.Remember(ctx, Entry{Chat: chat, Question: question, SQL: q, Tables: TablesIn(q, tables), Verdict: verdict}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// append writes e as a new line and adds it; s.mu is held.
+func (s *Store) append(e Entry) (Entry, error) {
 	if e.ID == "" {
 		var b [8]byte
 		_, _ = rand.Read(b[:]) // never fails on supported platforms
@@ -168,7 +208,13 @@ type Options struct {
 	// Tables, when set, are the tables that exist now: entries reading a
 	// table no longer there are left out.
 	Tables []string
+	// VerifiedOnly keeps only verified entries (the prompt's examples).
+	VerifiedOnly bool
 }
+
+// verifiedBonus is added to the score of a verified entry: among queries
+// as close to the question, the one the user confirmed comes first.
+const verifiedBonus = 0.15
 
 // sameChatBonus is added to the score of entries from the current
 // conversation: a follow-up usually adapts what was just asked.
@@ -201,7 +247,7 @@ func (s *Store) Similar(question string, o Options) []Match {
 	qv := weigh(q, idf)
 	var out []Match
 	for _, r := range s.all {
-		if exists != nil && !allExist(r.Tables, exists) {
+		if exists != nil && !allExist(r.Tables, exists) || r.Verdict == Rejected || o.VerifiedOnly && r.Verdict != Verified {
 			continue
 		}
 		score := cosine(qv, weigh(r.terms, idf))
@@ -209,9 +255,14 @@ func (s *Store) Similar(question string, o Options) []Match {
 		if same {
 			score = math.Min(1, score+sameChatBonus)
 		}
-		if score >= o.MinScore {
-			out = append(out, Match{Entry: r.Entry, Score: score, SameChat: same})
+		if score < o.MinScore {
+			continue
 		}
+		verified := r.Verdict == Verified
+		if verified {
+			score = math.Min(1, score+verifiedBonus)
+		}
+		out = append(out, Match{Entry: r.Entry, Score: score, SameChat: same, Verified: verified})
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Score != out[j].Score {
@@ -274,6 +325,19 @@ func TablesIn(sql string, known []string) []string {
 	for _, k := range known {
 		if seen[strings.ToLower(k)] {
 			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// Verified returns the verified entries, oldest first.
+func (s *Store) Verified() []Entry {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Entry
+	for _, r := range s.all {
+		if r.Verdict == Verified {
+			out = append(out, r.Entry)
 		}
 	}
 	return out

@@ -110,3 +110,44 @@ func TestTablesIn(t *testing.T) {
 		t.Errorf("TablesIn = %q, want %q", got, want)
 	}
 }
+
+// A verdict marks the remembered queries of an answer, survives a reopen,
+// ranks a verified query first and drops a rejected one.
+func TestVerdictsRankAndSurvive(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	s, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := "SELECT region, sum(amount) FROM sales GROUP BY 1"
+	bad := "SELECT region, count(*) FROM sales GROUP BY 1"
+	for _, q := range []string{good, bad} {
+		if _, err := s.Remember(ctx, Entry{Chat: "c1", Question: "Sales by region", SQL: q, Tables: []string{"sales"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Mark(ctx, "c1", "Sales by region", []string{good}, Verified, []string{"sales"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Mark(ctx, "c1", "Sales by region", []string{bad}, Rejected, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Mark(ctx, "c1", "Sales by region", []string{good}, "maybe", nil); err == nil {
+		t.Error("an unknown verdict was taken")
+	}
+	s, err = Open(dir)
+	if err != nil || s.Len() != 2 {
+		t.Fatalf("reopen: %d entries, %v", s.Len(), err)
+	}
+	got := s.Similar("What are sales by region?", Options{})
+	if len(got) != 1 || got[0].SQL != good || !got[0].Verified {
+		t.Errorf("similar after the verdicts: %+v", got)
+	}
+	if v := s.Similar("What are sales by region?", Options{VerifiedOnly: true}); len(v) != 1 || v[0].SQL != good {
+		t.Errorf("verified only: %+v", v)
+	}
+	if v := s.Similar("Churned customers", Options{VerifiedOnly: true}); len(v) != 0 {
+		t.Errorf("an unrelated question got verified examples: %+v", v)
+	}
+}

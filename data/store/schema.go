@@ -165,6 +165,16 @@ var migrations = []string{
 		model_url  TEXT NOT NULL DEFAULT '',
 		local      INTEGER NOT NULL DEFAULT 0
 	);`,
+
+	// v5: the user's verdict on an answer (thumbs up or down) and why.
+	`CREATE TABLE feedback (
+		message_id      TEXT PRIMARY KEY REFERENCES messages (id) ON DELETE CASCADE,
+		conversation_id TEXT NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
+		verdict         TEXT NOT NULL CHECK (verdict IN ('up', 'down')),
+		note            TEXT NOT NULL DEFAULT '',
+		given_at        INTEGER NOT NULL
+	);
+	CREATE INDEX feedback_by_conversation ON feedback (conversation_id);`,
 }
 
 // Version is the schema version this Loupe writes.

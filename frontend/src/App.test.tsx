@@ -183,7 +183,7 @@ describe('asking', () => {
     let written!: (v: Report) => void;
     fake.writeReport.mockImplementation(() => new Promise((r) => (written = r)));
     fireEvent.click(screen.getByRole('button', { name: /Generate report/ }));
-    await waitFor(() => expect(fake.writeReport).toHaveBeenCalledWith('chat1', 'run1'));
+    await waitFor(() => expect(fake.writeReport).toHaveBeenCalledWith('chat1', 'run1', []));
     expect(fake.getReport).toHaveBeenCalledWith('chat1', 'run1');
     act(() => emit('report:delta', { runId: 'run1', text: '# DOF fields most requests\n\n{{chart:c1}}' }));
     expect(screen.getByTestId('report')).toHaveTextContent('(chart c1)');
@@ -193,6 +193,9 @@ describe('asking', () => {
         markdown: '# DOF fields most requests\n\n![311 requests by agency](charts/c1.svg)\n',
         html: '<html></html>',
         charts: [{ ref: 'c1', svg: '<svg xmlns="http://www.w3.org/2000/svg"></svg>' }],
+        turns: [1],
+        notices: [],
+        questions: ['Which agency gets the most 311 requests?'],
       }),
     );
     const img = await screen.findByRole('img', { name: '311 requests by agency' });
@@ -217,6 +220,9 @@ describe('asking', () => {
       markdown: '# Kept from yesterday\n\nDOF leads.\n',
       html: '<h1>Kept from yesterday</h1>',
       charts: [],
+      turns: null,
+      notices: null,
+      questions: null,
     });
     fireEvent.click(screen.getByRole('button', { name: /Generate report/ }));
     expect(await screen.findByText('DOF leads.')).toBeInTheDocument();

@@ -38,7 +38,7 @@ var priorParams = args.Params{Tool: "find_prior_query", List: []args.Param{
 func (t *Prior) Spec() tools.Spec {
 	return tools.Spec{
 		Name:        "find_prior_query",
-		Description: "Find earlier successful queries (this conversation's first, then the workspace's) whose questions are most like this one, with their SQL, tables and result. When one is close (a follow-up such as \"the same for 2024\"), adapt its SQL instead of writing a new query from scratch.",
+		Description: "Find earlier successful queries (verified ones — answers the user confirmed — first, then this conversation's, then the workspace's) whose questions are most like this one, with their SQL, tables and result. When one is close (a follow-up such as \"the same for 2024\"), adapt its SQL instead of writing a new query from scratch.",
 		Parameters:  priorParams.Schema(),
 		Evidence:    tools.EvidenceNone,
 		View:        tools.View{Icon: "search", Doing: "Looking for earlier queries", Did: "Looked for earlier queries"},
@@ -88,7 +88,11 @@ func describePrior(ms []memory.Match) string {
 		if m.SameChat {
 			where = "this conversation"
 		}
-		fmt.Fprintf(&b, "\n%d. %.0f%% similar, from %s: %q\n", i+1, m.Score*100, where, m.Question)
+		verified := ""
+		if m.Verified {
+			verified = ", verified by the user (prefer it)"
+		}
+		fmt.Fprintf(&b, "\n%d. %.0f%% similar, from %s%s: %q\n", i+1, m.Score*100, where, verified, m.Question)
 		if m.Result != "" {
 			fmt.Fprintf(&b, "   result: %s\n", m.Result)
 		}

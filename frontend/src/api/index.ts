@@ -6,6 +6,7 @@
 import { ApiError } from './errors';
 import { isDesktop, transport, type Method, type Unsubscribe } from './transport';
 import type {
+  AnswerFeedback,
   AgentEvent,
   AnswerSent,
   AskResult,
@@ -154,6 +155,8 @@ export const runSQL = (sql: string): Promise<QueryResult> => call('RunSQL', sql)
 export const page = (ref: string, offset: number, limit: number): Promise<Page> => call('Page', ref, offset, limit);
 /** The native save dialog; the path written, or null when canceled. */
 export const exportCSV = (ref: string): Promise<string | null> => call('ExportCSV', ref);
+/** exportResult saves a result's rows as an Excel workbook or a Parquet file (save dialog); null when canceled. */
+export const exportResult = (ref: string, format: 'xlsx' | 'parquet'): Promise<string | null> => call('ExportResult', ref, format);
 export const schemaNames = (): Promise<SchemaNames> => call('SchemaNames');
 
 // ---- Chat -----------------------------------------------------------------------
@@ -178,7 +181,12 @@ export const retry = (chatId: string): Promise<{ runId: string }> => call('Retry
 /** Stops a run (or its report) within a second; the run still ends with run_finished. */
 export const cancel = (runId: string): Promise<void> => call('Cancel', runId);
 /** Writes the report of a finished run, streaming report:delta events. */
-export const writeReport = (chatId: string, runId: string): Promise<Report> => call('WriteReport', chatId, runId);
+/** feedback gives the verdict on the answer of runId: up verifies it for later questions, down says why it is wrong. */
+export const feedback = (chatId: string, runId: string, verdict: 'up' | 'down', note = ''): Promise<AnswerFeedback> =>
+  call('Feedback', chatId, runId, verdict, note);
+/** writeReport writes a report of the questions turns picks (numbers from 1); empty covers the whole conversation. */
+export const writeReport = (chatId: string, runId: string, turns: number[] = []): Promise<Report> =>
+  call('WriteReport', chatId, runId, turns);
 /** The report last written from the run's answer, read from the conversation store (so it outlives a restart); null when none was. */
 export const getReport = (chatId: string, runId: string): Promise<Report | null> => call('GetReport', chatId, runId);
 /** The native save dialog; the path written, or null when canceled. The report is read from the store. */

@@ -26,6 +26,8 @@ export const METHODS = [
   'DeleteChat',
   'ExportCSV',
   'ExportReport',
+  'ExportResult',
+  'Feedback',
   'FoldersAmong',
   'GetChat',
   'GetDataset',

@@ -447,6 +447,16 @@ export interface Turn {
   runId: string;
   events: AgentEvent[];
   outcome?: Outcome;
+  /** The user's verdict on the answer, when given. */
+  feedback?: AnswerFeedback;
+}
+
+/** A verdict on an answer: up verifies its question and SQL for later questions; down says why it is wrong. */
+export interface AnswerFeedback {
+  verdict: 'up' | 'down';
+  note: string;
+  /** The queries it verified or withdrew. */
+  sql: string[] | null;
 }
 
 export interface Chat extends ChatSummary {
@@ -468,12 +478,24 @@ export interface ReportChart {
   svg: string;
 }
 
+/** What Loupe removed, placed or left out of a report (also listed at its end). */
+export interface ReportNotice {
+  kind: string;
+  ref: string;
+  text: string;
+}
+
 /** A written report: markdown as exported, an HTML fragment with the charts inlined. */
 export interface Report {
   title: string;
   markdown: string;
   html: string;
   charts: ReportChart[];
+  /** The conversation's questions it covers, numbered from 1; empty for an old one-answer report. */
+  turns: number[] | null;
+  notices: ReportNotice[] | null;
+  /** Every question of the conversation in order: question n is questions[n-1]. */
+  questions: string[] | null;
 }
 
 /** A report:delta event; reset means discard the text streamed so far. */

@@ -3,6 +3,7 @@
 // ./actions.ts. One store per mounted app, so tests start from a clean one.
 import { createContext, useContext, useSyncExternalStore } from 'react';
 import type {
+  AnswerFeedback,
   AgentEvent,
   ChatSummary,
   Connection,
@@ -30,6 +31,8 @@ export type View =
 export interface TurnRef {
   question: string;
   runId: string;
+  /** The user's verdict on the answer, when given. */
+  feedback?: AnswerFeedback;
 }
 
 /** A report being written or written. */

@@ -73,6 +73,7 @@ function build() {
     runSQL: vi.fn<typeof Api.runSQL>(),
     page: vi.fn<typeof Api.page>(async (_ref: string, offset: number, _limit: number) => ({ offset, rows: [] as unknown[][] })),
     exportCSV: vi.fn<typeof Api.exportCSV>(async () => null),
+    exportResult: vi.fn<typeof Api.exportResult>(async () => null),
     schemaNames: vi.fn<typeof Api.schemaNames>(async () => ({ tables: [] as { name: string; columns: string[] }[] })),
     listChats: vi.fn<typeof Api.listChats>(async () => []),
     newChat: vi.fn<typeof Api.newChat>(async () => ({ id: 'chat1', name: 'New chat', created: new Date().toISOString(), updated: new Date().toISOString() })),
@@ -88,6 +89,7 @@ function build() {
     chartRendered: vi.fn<typeof Api.chartRendered>(async () => undefined),
     openInBrowser: vi.fn<typeof Api.openInBrowser>(() => undefined),
     writeReport: vi.fn<typeof Api.writeReport>(),
+    feedback: vi.fn<typeof Api.feedback>(),
     getReport: vi.fn<typeof Api.getReport>(async () => null),
     exportReport: vi.fn<typeof Api.exportReport>(async () => null),
     getSettings: vi.fn<typeof Api.getSettings>(async (): Promise<Api.Settings> => ({

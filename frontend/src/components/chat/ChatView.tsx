@@ -111,6 +111,8 @@ export function ChatView() {
                   void a.ask(text);
                 }}
                 onReport={() => chatId && void a.openReport(chatId, t.runId)}
+                feedback={t.feedback}
+                onVerdict={(verdict, note) => chatId && void a.giveFeedback(chatId, t.runId, verdict, note)}
                 onFollowUp={() => a.focusComposer()}
                 onRetry={() => {
                   if (!chatId) return;

@@ -1,10 +1,11 @@
 import { useEffect, useMemo, useState } from 'react';
-import type { AgentEvent } from '../../api';
+import type { AgentEvent, AnswerFeedback } from '../../api';
 import { answerStep, buildTrace, evidenceId, formatDuration, stripRefs, type CallView, type TraceView } from '../../trace/trace';
 import { Icon } from '../common/Icon';
 import { Markdown } from '../common/Markdown';
 import { ErrorNote } from '../common/ErrorNote';
 import { CallCard, callRef, opensByDefault } from './CallCard';
+import { Verdict } from './Verdict';
 import { WhatWasSent } from './WhatWasSent';
 import './chat.css';
 
@@ -21,6 +22,10 @@ export interface TurnProps {
   onFollowUp: () => void;
   /** Answers the question again; offered on the newest turn when its run did not finish. */
   onRetry?: () => void;
+  /** The user's verdict on the answer, when given. */
+  feedback?: AnswerFeedback | undefined;
+  /** Gives the verdict on a finished answer; without it no thumbs are shown. */
+  onVerdict?: (verdict: 'up' | 'down', note: string) => void;
 }
 
 /** Whether a run that ended so can be answered again (the store keeps it interrupted or failed). */
@@ -29,7 +34,7 @@ export function retryable(status: string | undefined): boolean {
 }
 
 /** One question and the agent's work and answer for it. */
-export function Turn({ question, runId, events, latest, busy, onAnswer, onReport, onFollowUp, onRetry }: TurnProps) {
+export function Turn({ question, runId, events, latest, busy, onAnswer, onReport, onFollowUp, onRetry, feedback, onVerdict }: TurnProps) {
   const trace = useMemo(() => buildTrace(runId, events), [runId, events]);
   const answer = answerStep(trace);
   const steps = answer ? trace.steps.slice(0, -1) : trace.steps;
@@ -170,6 +175,7 @@ export function Turn({ question, runId, events, latest, busy, onAnswer, onReport
               <Icon name="chat" size={14} /> Ask follow-up
             </button>
           )}
+          {status === 'done' && onVerdict && <Verdict feedback={feedback} onVerdict={onVerdict} />}
           <span className="turn__meta">{metaLine(trace)}</span>
         </div>
       )}

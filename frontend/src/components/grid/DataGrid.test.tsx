@@ -95,6 +95,16 @@ describe('DataGrid', () => {
     await waitFor(() => expect(store.get().notices.map((n) => n.message)).toContain('Saved /home/me/result.csv'));
   });
 
+  it('exports XLSX and Parquet beside CSV', async () => {
+    fake.exportResult.mockImplementation(async (_ref, format) => `/home/me/result.${format}`);
+    const { store } = renderWithStore(<DataGrid source={source} />);
+    fireEvent.click(screen.getByRole('button', { name: 'XLSX' }));
+    await waitFor(() => expect(fake.exportResult).toHaveBeenCalledWith('r1', 'xlsx'));
+    fireEvent.click(screen.getByRole('button', { name: 'Parquet' }));
+    await waitFor(() => expect(fake.exportResult).toHaveBeenCalledWith('r1', 'parquet'));
+    await waitFor(() => expect(store.get().notices.map((n) => n.message)).toContain('Saved /home/me/result.parquet'));
+  });
+
   it('says so when a page cannot be fetched', async () => {
     fake.page.mockRejectedValue({ code: 'not_found', message: 'result r1 expired', hint: 'Run the query again.' });
     renderWithStore(<DataGrid source={{ ...source, preview: [] }} />);

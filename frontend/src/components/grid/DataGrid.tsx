@@ -186,9 +186,9 @@ export function DataGrid({
     scrollToRow(next.r);
   };
 
-  const exportCSV = async () => {
+  const exportAs = async (format: 'csv' | 'xlsx' | 'parquet') => {
     try {
-      const path = await api.exportCSV(source.ref);
+      const path = format === 'csv' ? await api.exportCSV(source.ref) : await api.exportResult(source.ref, format);
       if (path) notify('info', `Saved ${path}`);
     } catch (err) {
       const p = problemOf(err);
@@ -210,8 +210,14 @@ export function DataGrid({
           <button type="button" className="chip" disabled={!anchor} onClick={() => void copy()} title="Copy the selected cells (Ctrl+C)">
             <Icon name="copy" size={13} /> Copy
           </button>
-          <button type="button" className="chip" onClick={() => void exportCSV()}>
+          <button type="button" className="chip" onClick={() => void exportAs('csv')}>
             <Icon name="download" size={13} /> Export CSV
+          </button>
+          <button type="button" className="chip" onClick={() => void exportAs('xlsx')} title="Export as an Excel workbook">
+            XLSX
+          </button>
+          <button type="button" className="chip" onClick={() => void exportAs('parquet')} title="Export as a Parquet file">
+            Parquet
           </button>
         </span>
       </div>

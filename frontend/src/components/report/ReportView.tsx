@@ -7,6 +7,7 @@ import { useStore } from '../../state/store';
 import { ErrorNote } from '../common/ErrorNote';
 import { Icon } from '../common/Icon';
 import { Markdown } from '../common/Markdown';
+import { CoverPicker } from './CoverPicker';
 import './report.css';
 
 /** The report of one run: streamed while written, then rendered with its charts. */
@@ -58,6 +59,21 @@ export function ReportView({ chatId, runId }: { chatId: string; runId: string })
           <Icon name="folder" size={14} /> Export folder
         </button>
       </header>
+      {report && (
+        <div className="report-view__bar">
+          <CoverPicker
+            report={report}
+            busy={!!state?.writing}
+            onWrite={(turns) => void a.openReport(chatId, runId, true, turns)}
+          />
+          {(report.notices?.length ?? 0) > 0 && (
+            <span className="report-view__notes" data-testid="report-notes">
+              {report.notices!.length} note{report.notices!.length > 1 ? 's' : ''} at the end on what Loupe changed or left
+              out
+            </span>
+          )}
+        </div>
+      )}
       <div className="report-view__scroll">
         <article className="report" data-testid="report">
           {state?.error && (

@@ -3,7 +3,7 @@ import * as api from '../../api';
 import type { AgentEvent } from '../../api';
 import { problemOf } from '../problem';
 import type { Store } from '../store';
-import { notifyProblem } from './notices';
+import { notify, notifyProblem } from './notices';
 import { show } from './view';
 
 export async function refreshChats(store: Store): Promise<void> {
@@ -26,7 +26,10 @@ export async function openChat(store: Store, id: string | null): Promise<void> {
         // Live events that arrived first are newer than the stored ones.
         if (events[t.runId] === undefined || events[t.runId]!.length < t.events.length) events[t.runId] = t.events;
       }
-      return { turns: { ...s.turns, [id]: chat.turns.map((t) => ({ question: t.question, runId: t.runId })) }, events };
+      return {
+        turns: { ...s.turns, [id]: chat.turns.map((t) => ({ question: t.question, runId: t.runId, ...(t.feedback ? { feedback: t.feedback } : {}) })) },
+        events,
+      };
     });
   } catch (err) {
     notifyProblem(store, err, 'Could not open the conversation');
@@ -163,21 +166,41 @@ export async function cancelRun(store: Store, chatId: string | null): Promise<vo
   }
 }
 
+// ---- verdicts
+
+/**
+ * giveFeedback records the verdict on an answer (up: verified for later
+ * questions; down: wrong, with why) and shows it on the turn.
+ */
+export async function giveFeedback(store: Store, chatId: string, runId: string, verdict: 'up' | 'down', note = ''): Promise<void> {
+  try {
+    const fb = await api.feedback(chatId, runId, verdict, note);
+    store.set((s) => ({
+      turns: { ...s.turns, [chatId]: (s.turns[chatId] ?? []).map((t) => (t.runId === runId ? { ...t, feedback: fb } : t)) },
+    }));
+    notify(store, 'info', verdict === 'up' ? 'Marked as verified: later questions will build on this answer' : 'Marked as wrong: its queries will not be offered again');
+  } catch (err) {
+    notifyProblem(store, err, 'Could not save the verdict');
+  }
+}
+
 // ---- reports
 
 /**
  * openReport shows the report view with the run's report: the one kept in
  * the conversation store when there is one (written in an earlier
- * session, too), else a new one written now; again writes a new one.
+ * session, too), else a new one of the whole conversation written now;
+ * again writes a new one, of the questions turns picks (numbers from 1;
+ * empty or absent: every question).
  */
-export async function openReport(store: Store, chatId: string, runId: string, again = false): Promise<void> {
+export async function openReport(store: Store, chatId: string, runId: string, again = false, turns: number[] = []): Promise<void> {
   show(store, { kind: 'report', chatId, runId });
   const cur = store.get().reports[runId];
   if (cur && (cur.writing || (cur.report && !again))) return;
   store.set((s) => ({ reports: { ...s.reports, [runId]: { text: '', writing: true } } }));
   try {
     const kept = again ? null : await api.getReport(chatId, runId);
-    const report = kept ?? (await api.writeReport(chatId, runId));
+    const report = kept ?? (await api.writeReport(chatId, runId, turns));
     store.set((s) => ({ reports: { ...s.reports, [runId]: { text: report.markdown, writing: false, report } } }));
   } catch (err) {
     const error = problemOf(err);

@@ -5,7 +5,7 @@
 // state. (Calls that change only a dialog's own state stay in the dialog.)
 import { useMemo } from 'react';
 import { useStoreApi, type View } from '../store';
-import { ask, cancelRun, deleteChat, dismissAskError, openChat, openReport, renameChat, retry } from './chats';
+import { ask, cancelRun, deleteChat, dismissAskError, giveFeedback, openChat, openReport, renameChat, retry } from './chats';
 import { askAbout, refreshConnections, removeConnection, testSaved } from './connections';
 import {
   cancelLoad,
@@ -59,7 +59,10 @@ export function useActions() {
       buildSandbox: (offline?: boolean) => buildSandbox(store, offline),
       cancelSandboxBuild: () => cancelSandboxBuild(store),
       dismissSandboxBuild: () => dismissSandboxBuild(store),
-      openReport: (chatId: string, runId: string, again?: boolean) => openReport(store, chatId, runId, again),
+      giveFeedback: (chatId: string, runId: string, verdict: 'up' | 'down', note?: string) =>
+        giveFeedback(store, chatId, runId, verdict, note),
+      openReport: (chatId: string, runId: string, again?: boolean, turns?: number[]) =>
+        openReport(store, chatId, runId, again, turns),
       refreshStatus: () => refreshStatus(store),
       refreshSettings: () => refreshSettings(store),
       focusComposer: (draft?: string) => focusComposer(store, draft),
