@@ -85,7 +85,7 @@ func TestOddColumnNamesInTheWindow(t *testing.T) {
 // TestWideFileInTheWindow opens a 10,000-column file through the window's
 // façade: it loads with statistics for every column, answers a query on
 // its last column, previews, refreshes into the same dataset and is
-// removed. (The window's Profile view, tools/profile, is not exercised: it
+// removed, with the database file that held it. (The window's Profile view, tools/profile, is not exercised: it
 // makes one aggregate over every column and stops at the 30 s query limit
 // on this file.)
 func TestWideFileInTheWindow(t *testing.T) {
@@ -150,5 +150,10 @@ func TestWideFileInTheWindow(t *testing.T) {
 	}
 	if ds, _ := e.app.ListDatasets(); len(ds) != 0 {
 		t.Errorf("after remove: %v", listed(ds))
+	}
+	// A file this wide is stored in a database file of its own (the
+	// wide layout, data/load): the removal deletes it.
+	if left, _ := filepath.Glob(filepath.Join(e.wsDir, "import", "*.wide.duckdb*")); len(left) != 0 {
+		t.Errorf("after remove the import folder holds %v", left)
 	}
 }

@@ -97,12 +97,57 @@ func TestRetrieveDefog(t *testing.T) {
 		q := measure(t, l, idx, qs)
 		t.Logf("%s: %d questions, recall@5 %.3f, recall@10 %.3f, MRR %.3f, data section ≤ %.0f tokens",
 			file, q.questions, q.recall5, q.recall10, q.mrr, q.maxDataTokens)
-		if q.recall10 < 0.95 {
-			t.Errorf("%s: recall@10 %.3f, want ≥ 0.95", file, q.recall10)
+		// measured 0.992 and 0.987 (one gold table missed of 75)
+		bar := 0.95
+		if file == "questions_gen_postgres.csv" {
+			bar = 0.98
+		}
+		if q.recall10 < bar {
+			t.Errorf("%s: recall@10 %.3f, want ≥ %.2f", file, q.recall10, bar)
 		}
 		if q.maxDataTokens > 3000 {
 			t.Errorf("%s: a data section of %.0f tokens, budget 3,000", file, q.maxDataTokens)
 		}
+	}
+}
+
+func loadSpider(t testing.TB) (*indextest.Loaded, string) {
+	testdata, err := indextest.Testdata()
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := indextest.LoadSpider(context.Background(), testdata, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = l.WS.Close() })
+	return l, testdata
+}
+
+// TestRetrieveSpider is the bar on schemas the ranking was not tuned on:
+// all 166 Spider schemas in one workspace (876 empty tables: names, types
+// and keys, no rows), the questions of 10 of them, gold tables of the
+// question's own database in the prompt.
+func TestRetrieveSpider(t *testing.T) {
+	l, testdata := loadSpider(t)
+	idx, err := index.Open(l.WS.Engine.Dir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idx.Close()
+	qs, err := indextest.SpiderQuestions(testdata, l.DBs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := measure(t, l, idx, qs)
+	t.Logf("spider-union: %d questions, recall@5 %.3f, recall@10 %.3f, MRR %.3f, data section ≤ %.0f tokens",
+		q.questions, q.recall5, q.recall10, q.mrr, q.maxDataTokens)
+	// measured 0.968 (0.866 before tables were ranked with their group)
+	if q.recall10 < 0.95 || q.mrr < 0.80 {
+		t.Errorf("recall@10 %.3f, want ≥ 0.95; MRR %.3f, want ≥ 0.80", q.recall10, q.mrr)
+	}
+	if q.maxDataTokens > 3000 {
+		t.Errorf("a data section of %.0f tokens, budget 3,000", q.maxDataTokens)
 	}
 }
 

@@ -36,9 +36,14 @@ type Dataset struct {
 	Storage   string    `json:"storage"`          // "table" (copied in) or "view" (reads the file)
 	Staged    string    `json:"staged,omitempty"` // file in the import folder a view or attachment reads
 	Attach    string    `json:"attach,omitempty"` // database alias for duckdb files
-	Columns   []Column  `json:"columns"`
-	Warnings  []string  `json:"warnings,omitempty"`
-	LoadMS    float64   `json:"load_ms"`
+	// PartColumns is set for a dataset stored in parts side by side (a
+	// very wide file, see data/load's wide layout): the columns of each
+	// part, table PartName(i) of the database attached as Attach. The
+	// dataset's name is a view joining them; see Relation.
+	PartColumns int      `json:"part_columns,omitempty"`
+	Columns     []Column `json:"columns"`
+	Warnings    []string `json:"warnings,omitempty"`
+	LoadMS      float64  `json:"load_ms"`
 	// MaxRows is the row limit of a query's result imported from a
 	// database (Part holds the query), so that it can be run again; 0
 	// for everything else.

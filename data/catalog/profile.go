@@ -49,6 +49,8 @@ type Report struct {
 	Rows    int64
 	Columns []Column
 	Skipped []Skipped
+
+	done map[*Column]bool // while profiling: the columns reached
 }
 
 // Warning says which columns were left without statistics, for the
@@ -126,36 +128,53 @@ func ProfileWithin(ctx context.Context, c Conn, table string, budget time.Durati
 	}
 	bctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
-	done := make([]bool, len(cols))
+	r.profileColumns(bctx, c, ident, cols)
+	if err := ctx.Err(); err != nil {
+		return Report{}, err
+	}
+	r.skipUnreached(cols, budget)
+	r.done = nil
+	return r, nil
+}
+
+// profileColumns fills in the statistics of cols, columns of the relation
+// ident, BatchColumns per query, until bctx ends; a column that fails on
+// its own is recorded in r.Skipped. The columns it did not reach are left
+// with no statistic and unmarked (see skipUnreached).
+func (r *Report) profileColumns(bctx context.Context, c Conn, ident string, cols []Column) {
+	if r.done == nil {
+		r.done = map[*Column]bool{}
+	}
+	done := func(i int) { r.done[&cols[i]] = true }
 	for lo := 0; lo < len(cols) && bctx.Err() == nil; lo += BatchColumns {
 		hi := min(lo+BatchColumns, len(cols))
 		err := profileBatch(bctx, c, ident, r.Rows, cols[lo:hi])
 		if err == nil {
 			for i := lo; i < hi; i++ {
-				done[i] = true
+				done(i)
 			}
 			continue
 		}
 		// One column spoils the batch's query: profile them one by one.
 		for i := lo; i < hi && bctx.Err() == nil; i++ {
 			if cerr := profileBatch(bctx, c, ident, r.Rows, cols[i:i+1]); cerr == nil {
-				done[i] = true
+				done(i)
 			} else if bctx.Err() == nil {
 				r.skip(cols, i, "DuckDB could not compute them: "+firstLine(duckMsg(cerr)))
-				done[i] = true
+				done(i)
 			}
 		}
 	}
-	if err := ctx.Err(); err != nil {
-		return Report{}, err
-	}
+}
+
+// skipUnreached records the columns of cols profileColumns did not reach
+// (out of time, possibly mid-batch) as left without statistics.
+func (r *Report) skipUnreached(cols []Column, budget time.Duration) {
 	for i := range cols {
-		if !done[i] {
-			// Out of time, possibly mid-batch.
+		if !r.done[&cols[i]] {
 			r.skip(cols, i, fmt.Sprintf("profiling stopped after %s, the time allowed", budget.Round(time.Second)))
 		}
 	}
-	return r, nil
 }
 
 // skip records column i as left without statistics, clearing what a

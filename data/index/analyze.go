@@ -54,7 +54,7 @@ func newAnalyzer(c *registry.Cache, question bool) (analysis.Analyzer, error) {
 	if err != nil {
 		return nil, err
 	}
-	filters := []analysis.TokenFilter{lower, shortFilter{}, wordFilter{}, stop}
+	filters := []analysis.TokenFilter{lower, shortFilter{}, wordFilter{question: question}, stop}
 	if question {
 		filters = append(filters, questionFilter{})
 	}
@@ -132,14 +132,21 @@ func (shortFilter) Filter(in analysis.TokenStream) analysis.TokenStream {
 // wordFilter spells out the abbreviations schemas are full of (qty, amt,
 // cust) and adds the base form of irregular verbs (sold → sell), so that a
 // question in plain words meets a terse column name. Both the indexed text
-// and the question go through it.
-type wordFilter struct{}
+// and the question go through it, but an abbreviation that is a word of
+// its own (cat) is spelled out only in identifiers, where it is kept too:
+// a question about cats is not about categories.
+type wordFilter struct{ question bool }
 
-func (wordFilter) Filter(in analysis.TokenStream) analysis.TokenStream {
+func (f wordFilter) Filter(in analysis.TokenStream) analysis.TokenStream {
 	out := make(analysis.TokenStream, 0, len(in))
 	for _, t := range in {
 		if full, ok := abbreviations[string(t.Term)]; ok {
-			t.Term = []byte(full)
+			switch {
+			case !wordsToo[string(t.Term)]:
+				t.Term = []byte(full)
+			case !f.question:
+				out = append(out, &analysis.Token{Start: t.Start, End: t.End, Term: []byte(full), Position: t.Position, Type: t.Type})
+			}
 		}
 		out = append(out, t)
 		for _, extra := range related[string(t.Term)] {

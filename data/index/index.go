@@ -32,7 +32,7 @@ const DirName = "schema-index"
 
 // Version is the index's format: the analysis and the fields. Raising it
 // makes every existing index rebuild.
-const Version = "1"
+const Version = "2"
 
 // Internal keys.
 var (
@@ -56,6 +56,10 @@ type Index struct {
 	rebuilt bool
 	// sem is the optional semantic boost (SetSemantic).
 	sem *Semantic
+	// comp is the compound words of the indexed names, for the search.
+	comp compoundCache
+	// terms caches each table's analysed terms, for ranking by group.
+	terms termCache
 }
 
 // Path is where the index of the workspace in wsDir lives.
@@ -229,6 +233,9 @@ func (x *Index) Remove(ctx context.Context, origin string, names ...string) erro
 // apply indexes pending and deletes gone in batches, recording each batch in
 // the manifest with the batch itself. x.mu is held.
 func (x *Index) apply(ctx context.Context, pending []Table, gone []string) error {
+	if len(pending)+len(gone) > 0 {
+		x.comp.reset()
+	}
 	next := make(map[string]string, len(x.manifest))
 	for k, v := range x.manifest {
 		next[k] = v

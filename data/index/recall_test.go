@@ -81,15 +81,53 @@ func TestDefogRecall(t *testing.T) {
 	}
 	r5, r10, mrr := recall(t, idx, l, qs)
 	t.Logf("%d tables, %d questions: recall@5 %.3f recall@10 %.3f MRR %.3f", len(ds), len(qs), r5, r10, mrr)
-	if r10 < 0.95 {
-		t.Errorf("search alone: recall@10 %.3f, want ≥ 0.95", r10)
+	if r10 < 0.97 {
+		t.Errorf("search alone: recall@10 %.3f, want ≥ 0.97", r10)
 	}
 	if _, err := idx.Sync(ctx, index.Workspace, l.Described(ds)); err != nil {
 		t.Fatal(err)
 	}
 	r5, r10, mrr = recall(t, idx, l, qs)
 	t.Logf("with descriptions: recall@5 %.3f recall@10 %.3f MRR %.3f", r5, r10, mrr)
-	if r10 < 0.97 {
-		t.Errorf("with column descriptions: recall@10 %.3f, want ≥ 0.97", r10)
+	if r10 < 0.98 {
+		t.Errorf("with column descriptions: recall@10 %.3f, want ≥ 0.98", r10)
+	}
+}
+
+// TestSpiderRecall is search alone on schemas the ranking was not tuned
+// on: all 166 Spider schemas in one workspace (876 empty tables, names
+// and keys only), the questions of 10 of them, gold tables of the
+// question's own database.
+func TestSpiderRecall(t *testing.T) {
+	ctx := context.Background()
+	testdata, err := indextest.Testdata()
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := indextest.LoadSpider(ctx, testdata, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.WS.Close()
+	ds, err := l.WS.Datasets(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	qs, err := indextest.SpiderQuestions(testdata, l.DBs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx, err := index.OpenMem()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := idx.Sync(ctx, index.Workspace, index.FromDatasets(ds)); err != nil {
+		t.Fatal(err)
+	}
+	r5, r10, mrr := recall(t, idx, l, qs)
+	t.Logf("%d tables, %d questions: recall@5 %.3f recall@10 %.3f MRR %.3f", len(ds), len(qs), r5, r10, mrr)
+	// measured 0.966 (0.880 before tables were ranked with their group)
+	if r10 < 0.95 || mrr < 0.80 {
+		t.Errorf("search alone: recall@10 %.3f, want ≥ 0.95; MRR %.3f, want ≥ 0.80", r10, mrr)
 	}
 }

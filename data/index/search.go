@@ -41,6 +41,10 @@ const (
 	prefixBoost = 0.3
 )
 
+// compoundBoost is how much a question word counts in a compound it is
+// part of (language in countrylanguage), against a whole-word match.
+const compoundBoost = 0.5
+
 var no = false
 
 // maxColumnHits bounds the matching columns reported per table.
@@ -85,6 +89,17 @@ func (x *Index) SearchFused(ctx context.Context, question string, o Options) ([]
 	if len(terms) == 0 {
 		return nil, Boost{}, nil
 	}
+	comp := x.compounds()
+	// other indexed terms each question term also matches, weaker: the
+	// compounds it is part of, and for a word the index does not hold at
+	// all, the names it may be a misspelling of
+	alts := make(map[string][]string, len(terms))
+	for _, t := range terms {
+		alts[t] = comp.of[t]
+		if x.docFreq(fieldText, t) == 0 && x.docFreq(fieldValues, t) == 0 {
+			alts[t] = append(comp.near(t), alts[t]...)
+		}
+	}
 	perTerm := make([]query.Query, 0, len(terms))
 	for _, term := range terms {
 		fields := make([]query.Query, 0, len(boosts))
@@ -104,6 +119,15 @@ func (x *Index) SearchFused(ctx context.Context, question string, o Options) ([]
 				fields = append(fields, q)
 			}
 		}
+		for _, c := range alts[term] {
+			// car for carr; countrylanguage for language or country
+			for _, field := range []string{fieldName, fieldColumns} {
+				q := query.NewTermQuery(c)
+				q.SetField(field)
+				q.SetBoost(boosts[field] * compoundBoost)
+				fields = append(fields, q)
+			}
+		}
 		perTerm = append(perTerm, query.NewDisjunctionQuery(fields))
 	}
 	var q query.Query = query.NewDisjunctionQuery(perTerm)
@@ -116,11 +140,11 @@ func (x *Index) SearchFused(ctx context.Context, question string, o Options) ([]
 		q = b
 	}
 	sem := x.semantic()
-	size := o.K
+	want := o.K
 	if sem != nil {
-		size = 2 * o.K // more candidates for the fusion
+		want = 2 * o.K // more candidates for the fusion
 	}
-	req := bleve.NewSearchRequestOptions(q, size, 0, false)
+	req := bleve.NewSearchRequestOptions(q, candidates(want), 0, false)
 	req.Fields = []string{fieldRecord}
 	res, err := x.bi.SearchInContext(ctx, req)
 	if err != nil {
@@ -130,16 +154,27 @@ func (x *Index) SearchFused(ctx context.Context, question string, o Options) ([]
 		return nil, Boost{}, fmt.Errorf("search the schema index: %w", err)
 	}
 	weights := x.termWeights(terms)
+	partOf := map[string]string{} // an alternative of a question term → the term
+	for t, cs := range alts {
+		for _, c := range cs {
+			partOf[c] = t
+		}
+	}
+	expanded := expand(weights, partOf)
 	out := make([]Hit, 0, len(res.Hits))
 	for _, h := range res.Hits {
 		t, err := decodeRecord(h.ID, h.Fields[fieldRecord])
 		if err != nil {
 			return nil, Boost{}, err
 		}
-		out = append(out, Hit{Table: t, Score: h.Score, Columns: matchColumns(t, discount(weights, t.Name))})
+		out = append(out, Hit{Table: t, Score: h.Score})
+	}
+	out = x.coherent(out, weights, partOf, want)
+	for i := range out {
+		out[i].Columns = matchColumns(out[i].Table, discount(expanded, out[i].Table.Name))
 	}
 	if sem != nil {
-		return x.fused(ctx, sem, question, o, out, weights)
+		return x.fused(ctx, sem, question, o, out, weights, partOf)
 	}
 	return out, Boost{}, nil
 }
@@ -148,7 +183,7 @@ func (x *Index) SearchFused(ctx context.Context, question string, o Options) ([]
 // reciprocal rank fusion. Score becomes the fused score. A failing
 // embedding model leaves the text ranking as it was, and Boost.Err says
 // why.
-func (x *Index) fused(ctx context.Context, sem *Semantic, question string, o Options, text []Hit, weights map[string]float64) ([]Hit, Boost, error) {
+func (x *Index) fused(ctx context.Context, sem *Semantic, question string, o Options, text []Hit, weights map[string]float64, partOf map[string]string) ([]Hit, Boost, error) {
 	b := Boost{Model: sem.Model()}
 	q, err := sem.embedQuestion(ctx, question)
 	if err != nil {
@@ -188,7 +223,7 @@ func (x *Index) fused(ctx context.Context, sem *Semantic, question string, o Opt
 			if err != nil {
 				return nil, b, err
 			}
-			byID[h.ID] = Hit{Table: t, Columns: matchColumns(t, discount(weights, t.Name))}
+			byID[h.ID] = Hit{Table: t}
 		}
 	}
 	rank := map[string]float64{}
@@ -204,7 +239,25 @@ func (x *Index) fused(ctx context.Context, sem *Semantic, question string, o Opt
 			out = append(out, h)
 		}
 	}
+	for i := range out {
+		out[i].Columns = matchColumns(out[i].Table, discount(expand(weights, partOf), out[i].Table.Name))
+	}
 	return out, b, nil
+}
+
+// expand adds to the question's term weights the compounds and near
+// spellings of its terms (partOf), at compoundBoost of their term's.
+func expand(weights map[string]float64, partOf map[string]string) map[string]float64 {
+	out := make(map[string]float64, len(weights)+len(partOf))
+	for t, w := range weights {
+		out[t] = w
+	}
+	for c, t := range partOf {
+		if _, ok := out[c]; !ok {
+			out[c] = weights[t] * compoundBoost
+		}
+	}
+	return out
 }
 
 func decodeRecord(id string, field any) (Table, error) {

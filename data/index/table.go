@@ -107,6 +107,9 @@ func FromDataset(d catalog.Dataset) Table {
 	if d.Part != "" {
 		t.Source += " " + d.Part
 	}
+	if schema, _, ok := strings.Cut(d.Part, "."); ok && d.Kind == "duckdb" {
+		t.Group += "#" + schema // one database of several in the file
+	}
 	for _, c := range d.Columns {
 		col := Column{Name: c.Name, Type: c.Type, Description: c.Description(), Distinct: c.Distinct, Nulls: c.Nulls}
 		if isText(c.Type) {

@@ -23,6 +23,10 @@ var abbreviations = map[string]string{
 	"temp": "temperature", "max": "maximum", "min": "minimum", "std": "standard",
 }
 
+// wordsToo are the abbreviations that are English words as well: in a
+// question they mean the word.
+var wordsToo = map[string]bool{"cat": true, "mob": true, "tot": true, "temp": true, "ref": true}
+
 // related adds words a question may use for the same thing: base forms of
 // irregular verbs, and nouns with the verbs they come from where stemming
 // does not join them (sale/sell, payment/pay). Keys are lower case and
@@ -61,6 +65,8 @@ var related = map[string][]string{
 	"money":   {"amount"}, "price": {"cost"}, "cost": {"price"}, "staff": {"employee"},
 	"worker": {"employee"}, "workers": {"employee"}, "client": {"customer"}, "clients": {"customer"},
 	"customer": {"client"}, "customers": {"client"},
+	"nation": {"country"}, "nations": {"country"}, "speak": {"language"}, "speaks": {"language"},
+	"spoke": {"speak", "language"}, "spoken": {"speak", "language"}, "speaking": {"language"},
 }
 
 // questionWords are the words of a question that do not point at any

@@ -1,7 +1,9 @@
 package joins
 
 import (
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/loupeapp/loupe/data/index"
 )
@@ -30,11 +32,27 @@ func NewLinks(tables []index.Table) *Links {
 			if generic[n] {
 				n = l.entity[t.Name] + n // orders.id is known elsewhere as order_id
 			}
-			l.byColumn[n] = append(l.byColumn[n], t.Name)
-			l.ids[t.Name] = append(l.ids[t.Name], n)
+			l.link(t.Name, n)
+		}
+		for _, fk := range t.Foreign {
+			// a declared key links its two tables whatever the columns are
+			// called (Has_Pet.StuID → Student.StuID, or owner → person.id)
+			n := "\x00fk\x00" + strings.ToLower(t.Name) + "\x00" + strings.ToLower(fk.RefTable) + "\x00" + strings.Join(fk.Columns, ",")
+			l.link(t.Name, n)
+			l.link(fk.RefTable, n)
 		}
 	}
 	return l
+}
+
+// link records that table has the link n (a normalized id-like column,
+// or a declared key).
+func (l *Links) link(table, n string) {
+	if slices.Contains(l.byColumn[n], table) {
+		return
+	}
+	l.byColumn[n] = append(l.byColumn[n], table)
+	l.ids[table] = append(l.ids[table], n)
 }
 
 // Bridges returns up to max tables outside chosen that share id-like

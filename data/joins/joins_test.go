@@ -92,3 +92,25 @@ func TestWords(t *testing.T) {
 		}
 	}
 }
+
+// TestBridgesDeclaredKeys: a linking table whose columns are not named
+// like ids (owner, animal) is a bridge by its declared keys alone.
+func TestBridgesDeclaredKeys(t *testing.T) {
+	tables := []index.Table{
+		{Name: "student", Group: "pets", PrimaryKey: []string{"num"}, Columns: []index.Column{col("num", "BIGINT", 0), col("name", "VARCHAR", 0)}},
+		{Name: "pet", Group: "pets", PrimaryKey: []string{"tag"}, Columns: []index.Column{col("tag", "BIGINT", 0), col("kind", "VARCHAR", 0)}},
+		{Name: "has_pet", Group: "pets", Columns: []index.Column{col("owner", "BIGINT", 0), col("animal", "BIGINT", 0)},
+			Foreign: []index.ForeignKey{
+				{Columns: []string{"owner"}, RefTable: "student", RefColumns: []string{"num"}},
+				{Columns: []string{"animal"}, RefTable: "pet", RefColumns: []string{"tag"}},
+			}},
+		{Name: "vet", Group: "pets", Columns: []index.Column{col("name", "VARCHAR", 0)}},
+	}
+	if got := NewLinks(tables).Bridges([]string{"student", "pet"}, 2); !slices.Equal(got, []string{"has_pet"}) {
+		t.Errorf("bridges of student and pet: %v, want [has_pet]", got)
+	}
+	// the key's own table is chosen: it bridges nothing more
+	if got := NewLinks(tables).Bridges([]string{"has_pet", "student"}, 2); len(got) != 0 {
+		t.Errorf("bridges of has_pet and student: %v", got)
+	}
+}

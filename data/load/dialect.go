@@ -54,6 +54,9 @@ func plainWide(path string, delim byte) bool {
 		switch {
 		case b == '\n':
 			if want < 0 {
+				if fields <= wideColumns {
+					return false // narrow: no need to read on
+				}
 				want = fields
 			} else if fields != want {
 				return false

@@ -267,7 +267,7 @@ func (l *Loader) publish(ctx context.Context, src *source, ds []catalog.Dataset)
 			d := &ds[i]
 			src.report(Progress{Table: d.Name, Phase: "profiling", Percent: -1})
 			l.log.Debug("profiling", "dataset", finalName(d.Name), "columns", len(d.Columns), "rows", d.Rows)
-			r, err := catalog.ProfileWithin(ctx, c, d.Name, src.opt.ProfileBudget)
+			r, err := profileDataset(ctx, c, *d, src.opt.ProfileBudget)
 			if err != nil {
 				return fmt.Errorf("profile %s: %w", finalName(d.Name), err)
 			}
@@ -297,6 +297,7 @@ func (l *Loader) publish(ctx context.Context, src *source, ds []catalog.Dataset)
 		}
 		for _, old := range replaced {
 			dropCopy(l.eng.ImportDir(), old)
+			l.dropSideOn(context.Background(), c, old)
 		}
 		return nil
 	})
@@ -350,6 +351,7 @@ func (l *Loader) discard(ds []catalog.Dataset) {
 				return err
 			}
 			dropCopy(l.eng.ImportDir(), d)
+			l.dropSideOn(ctx, c, d)
 		}
 		return nil
 	})

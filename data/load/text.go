@@ -2,6 +2,7 @@ package load
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"regexp"
@@ -65,6 +66,17 @@ func (o csvOpts) sql(path string) string {
 
 // loadText loads a CSV, TSV or JSON file into a native table.
 func (l *Loader) loadText(ctx context.Context, src *source) ([]catalog.Dataset, error) {
+	if delim, ok := wideLayout(src); ok {
+		out, err := l.loadWide(ctx, src, delim)
+		var fe *FileError
+		if err == nil || ctx.Err() != nil || !errors.As(err, &fe) {
+			return out, err
+		}
+		// DuckDB could not read a part as it is (bytes that are not
+		// UTF-8, values it cannot convert): the table path retries
+		// with the options DuckDB's errors ask for.
+		l.log.Info("wide layout failed, loading as one table", "file", src.path, "err", err)
+	}
 	started := time.Now()
 	var d catalog.Dataset
 	err := l.commit(ctx, func(c *duckdb.Conn) error {

@@ -117,6 +117,9 @@ func Open(ctx context.Context, dir string) (*Workspace, error) {
 		if err := remote.Sweep(ctx, c); err != nil {
 			return err
 		}
+		if err := sweepWide(ctx, eng); err != nil {
+			return err
+		}
 		return reattach(ctx, eng)
 	})
 	if err != nil {
@@ -153,6 +156,20 @@ func reattach(ctx context.Context, eng *duck.Engine) error {
 		}
 	}
 	return nil
+}
+
+// sweepWide removes the database files of wide datasets (see
+// load.SweepWide) that no dataset in the catalog reads.
+func sweepWide(ctx context.Context, eng *duck.Engine) error {
+	ds, err := catalog.Attached(ctx, eng.DB())
+	if err != nil {
+		return err
+	}
+	keep := make(map[string]bool, len(ds))
+	for _, d := range ds {
+		keep[d.Staged] = true
+	}
+	return load.SweepWide(eng.ImportDir(), keep)
 }
 
 // Datasets lists the loaded datasets, decoding every record; a list to

@@ -8,6 +8,7 @@
 //	go run ./scripts/widemeasure -cols 10000 -block 65536
 //	go run ./scripts/widemeasure -cols 10000 -csv "delim=',', quote='\"', escape='\"'"
 //	go run ./scripts/widemeasure -cols 10000 -block 65536 -ckptfirst -duckmem
+//	go run ./scripts/widemeasure -cols 30000 -loupe      # Loupe's own load, then queries
 //
 // -duckmem prints, after each step, what DuckDB's buffer manager holds
 // (duckdb_memory()): the rest of the resident memory is DuckDB's
@@ -45,7 +46,15 @@ func main() {
 	flag.BoolVar(&serial, "serial", false, "read_csv with parallel = false")
 	flag.BoolVar(&ckptFirst, "ckptfirst", false, "checkpoint right after the commit, before the profile")
 	flag.BoolVar(&duckMem, "duckmem", false, "after each step, print what DuckDB's buffer manager holds (duckdb_memory())")
+	loupe := flag.Bool("loupe", false, "load with Loupe's loader into a workspace (the wide layout), reopen it and time queries; the flags of the steps above do not apply")
 	flag.Parse()
+	if *loupe {
+		if err := runLoupe(*cols, *rows); err != nil {
+			fmt.Fprintln(os.Stderr, "widemeasure:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(*cols, *rows, *block, *mem, *threads, *csv, *set, *sniff, *profile); err != nil {
 		fmt.Fprintln(os.Stderr, "widemeasure:", err)
 		os.Exit(1)

@@ -156,7 +156,7 @@ func isDate(t string) string {
 	return "(try_cast(" + t + " AS TIMESTAMP) IS NOT NULL OR try_cast(" + t + " AS DATE) IS NOT NULL OR try_strptime(" + t + ", " + dateFormats + ") IS NOT NULL)"
 }
 
-func firstPass(table string, cols []catalog.Column, exact bool) (string, *plan) {
+func firstPass(from string, cols []catalog.Column, exact bool) (string, *plan) {
 	p := &plan{slots: make([]map[string]int, len(cols)), exact: exact}
 	for i, c := range cols {
 		p.slots[i] = map[string]int{}
@@ -208,7 +208,7 @@ func firstPass(table string, cols []catalog.Column, exact bool) (string, *plan) 
 			p.add(i, "histogram", "histogram("+q+")")
 		}
 	}
-	return "SELECT count(*), " + strings.Join(p.exprs, ", ") + " FROM " + duck.QuoteIdent(table), p
+	return "SELECT count(*), " + strings.Join(p.exprs, ", ") + " FROM " + from, p
 }
 
 // read fills the profiles from the first pass's row.
@@ -300,7 +300,7 @@ func topValues(h any, date bool) []Value {
 // and the count is affordable (always for likely keys), and a few values
 // spoiling numbers or dates stored as text. It returns "" when there is
 // nothing to count.
-func secondPass(table string, cols []Column, keys []int) (string, func(row []any)) {
+func secondPass(from string, cols []Column, keys []int) (string, func(row []any)) {
 	var exprs []string
 	var fill []func(row []any, k int)
 	for i := range cols {
@@ -360,7 +360,7 @@ func secondPass(table string, cols []Column, keys []int) (string, func(row []any
 	if len(exprs) == 0 {
 		return "", nil
 	}
-	return "SELECT " + strings.Join(exprs, ", ") + " FROM " + duck.QuoteIdent(table), func(row []any) {
+	return "SELECT " + strings.Join(exprs, ", ") + " FROM " + from, func(row []any) {
 		for k, f := range fill {
 			f(row, k)
 		}

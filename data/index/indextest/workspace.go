@@ -30,21 +30,43 @@ func LoadDefog(ctx context.Context, testdata, dir string) (*Loaded, error) {
 	if err != nil {
 		return nil, err
 	}
-	ws, err := workspace.Open(ctx, filepath.Join(dir, "ws"))
+	paths := make([]string, len(dbs))
+	for i, db := range dbs {
+		paths[i] = db.Path
+	}
+	return loadInto(ctx, dbs, paths, filepath.Join(dir, "ws"))
+}
+
+// loadInto opens the workspace in wsDir and loads each file of paths once
+// (several databases may share one, a schema each), naming every table
+// of dbs found in them.
+func loadInto(ctx context.Context, dbs []DB, paths []string, wsDir string) (*Loaded, error) {
+	ws, err := workspace.Open(ctx, wsDir)
 	if err != nil {
 		return nil, err
 	}
 	l := &Loaded{WS: ws, DBs: dbs, Names: map[string]string{}}
-	for _, db := range dbs {
-		ds, err := ws.Loader.Load(ctx, db.Path, load.Options{})
+	loaded := map[string]bool{}
+	for _, path := range paths {
+		if loaded[path] {
+			continue
+		}
+		loaded[path] = true
+		ds, err := ws.Loader.Load(ctx, path, load.Options{})
 		if err != nil {
 			_ = ws.Close()
-			return nil, fmt.Errorf("load %s: %w", db.Name, err)
+			return nil, fmt.Errorf("load %s: %w", path, err)
 		}
-		for _, d := range ds {
-			for _, t := range db.Tables {
-				if strings.EqualFold(t, d.Part) {
-					l.Names[db.Name+"."+t] = d.Name
+		for _, db := range dbs {
+			if db.Path != path {
+				continue
+			}
+			for _, d := range ds {
+				for _, t := range db.Tables {
+					// a file of its own, or one schema of a shared file
+					if strings.EqualFold(t, d.Part) || strings.EqualFold(db.Name+"."+t, d.Part) {
+						l.Names[db.Name+"."+t] = d.Name
+					}
 				}
 			}
 		}
