@@ -33,7 +33,7 @@ endif
 # through cgo's -rdynamic; nothing looks them up, yet every library the
 # window loads searches them first. Hiding them makes the binary's dynamic
 # symbol table 0.2 MB instead of 6.9 MB (about 6 MB less resident memory).
-LDFLAGS := -X github.com/loupeapp/loupe/app.version=$(VERSION) -extldflags=-Wl,--exclude-libs,ALL
+LDFLAGS := -X github.com/loupeapp/loupe/app/buildinfo.version=$(VERSION) -extldflags=-Wl,--exclude-libs,ALL
 BINARY  := build/bin/loupe
 
 # Build tags the window needs on this machine ("webkit2_41" where only

@@ -45,11 +45,6 @@ func main() {
 		cli.FrontendAssets = dist
 	}
 	cli.Web = webServer()
-	if len(os.Args) == 2 && os.Args[1] == "--version" {
-		v, _ := app.New(app.Options{}).Version()
-		fmt.Println("loupe", v)
-		return
-	}
 	var files []string
 	if wd, err := os.Getwd(); err == nil {
 		files, _ = windowFiles(os.Args[1:], wd)

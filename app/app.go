@@ -14,22 +14,15 @@ import (
 	"context"
 	"log/slog"
 	"os"
-	"runtime/debug"
 	"sync"
 	"time"
 
+	"github.com/loupeapp/loupe/app/buildinfo"
 	"github.com/loupeapp/loupe/app/config"
 	"github.com/loupeapp/loupe/app/session"
 	"github.com/loupeapp/loupe/app/status"
 	"github.com/loupeapp/loupe/data/results"
 )
-
-// version is the release this binary was built from, set at link time:
-//
-//	-ldflags "-X github.com/loupeapp/loupe/app.version=v1.2.3"
-//
-// The Makefile sets it from `git describe`.
-var version string
 
 // Options configure an App. The zero value is the desktop app's setup.
 type Options struct {
@@ -194,16 +187,10 @@ func (a *App) windowContext() context.Context {
 	return a.wails
 }
 
-// Version returns the version of the running binary: the link-time version
-// when set, else the module version the Go toolchain recorded, else "dev".
-// It does not fail today; the error keeps the binding's signature stable for
-// when it reads more than build metadata.
+// Version returns the version of the running binary (buildinfo.Version,
+// what `loupe --version` prints). It does not fail today; the error keeps
+// the binding's signature stable for when it reads more than build
+// metadata.
 func (a *App) Version() (string, error) {
-	if version != "" {
-		return version, nil
-	}
-	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
-		return info.Main.Version, nil
-	}
-	return "dev", nil
+	return buildinfo.Version(), nil
 }

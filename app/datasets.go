@@ -42,6 +42,33 @@ type Dataset struct {
 	Text *TextOptions `json:"text,omitempty"`
 }
 
+// DatasetSummary is a dataset as a list of thousands shows it: read
+// without decoding its record (catalog.Summary); ColumnCount says how many
+// columns the whole record (Dataset) has.
+type DatasetSummary struct {
+	Name        string    `json:"name"`
+	Kind        string    `json:"kind"`
+	Source      string    `json:"source"`
+	Part        string    `json:"part,omitempty"`
+	Rows        int64     `json:"rows"`
+	ColumnCount int       `json:"columnCount"`
+	SizeBytes   int64     `json:"sizeBytes"`
+	LoadedAt    time.Time `json:"loadedAt"`
+	Warnings    []string  `json:"warnings"`
+	Storage     string    `json:"storage"`
+	Note        string    `json:"note,omitempty"`
+	Comment     string    `json:"comment,omitempty"`
+}
+
+func summaryDTOs(ss []catalog.Summary) []DatasetSummary {
+	out := make([]DatasetSummary, len(ss))
+	for i, s := range ss {
+		out[i] = DatasetSummary{Name: s.Name, Kind: s.Kind, Source: s.Source, Part: s.Part, Rows: s.Rows, ColumnCount: s.Columns,
+			SizeBytes: s.SizeBytes, LoadedAt: s.LoadedAt, Warnings: append([]string{}, s.Warnings...), Storage: s.Storage, Note: s.Note, Comment: s.Comment}
+	}
+	return out
+}
+
 // DatasetColumn is a column and the statistics computed at load.
 type DatasetColumn struct {
 	Name     string     `json:"name"`
@@ -83,21 +110,39 @@ func datasetDTOs(ds []catalog.Dataset) []Dataset {
 	return out
 }
 
-// ListDatasets returns the loaded datasets, by name.
-func (a *App) ListDatasets() ([]Dataset, error) {
-	var out []Dataset
+// ListDatasets returns the loaded datasets' summaries, by name, without
+// decoding their records: a workspace of thousands lists in milliseconds.
+// GetDataset returns one whole, with its columns.
+func (a *App) ListDatasets() ([]DatasetSummary, error) {
+	var out []DatasetSummary
 	err := a.s.Local.Use(func(ctx context.Context, ws *workspace.Workspace) error {
-		ds, err := ws.Datasets(ctx)
-		out = datasetDTOs(ds)
+		ss, err := ws.Summaries(ctx)
+		out = summaryDTOs(ss)
 		return err
 	})
 	return out, wrap(err)
 }
 
-// datasetsChanged tells the frontend the list changed, with the new list
-// (session.Local.OnChange).
-func (a *App) datasetsChanged(_ context.Context, ds []catalog.Dataset) {
-	a.publish(EventDatasetsChanged, datasetDTOs(ds))
+// GetDataset returns the dataset called name with its columns and their
+// statistics; an unknown name is a not_found Error.
+func (a *App) GetDataset(name string) (*Dataset, error) {
+	var out *Dataset
+	err := a.s.Local.Use(func(ctx context.Context, ws *workspace.Workspace) error {
+		d, err := dataset(ctx, ws, name)
+		if err != nil {
+			return err
+		}
+		dto := datasetDTO(d)
+		out = &dto
+		return nil
+	})
+	return out, wrap(err)
+}
+
+// datasetsChanged tells the frontend the list changed, with the new
+// list's summaries (session.Local.OnChange; no record decoded).
+func (a *App) datasetsChanged(_ context.Context, ss []catalog.Summary) {
+	a.publish(EventDatasetsChanged, summaryDTOs(ss))
 }
 
 // dataset returns the catalog record of name, or a not_found Error.
@@ -150,7 +195,7 @@ func (a *App) RefreshDataset(name string) error {
 		if _, ok := session.ImportedFrom(d); ok {
 			return a.refreshImport(ctx, ws, d)
 		}
-		if _, err := a.loadFileWith(ctx, ws, d.Source, storedText(d)); err != nil {
+		if _, err := a.loadFile(ctx, ws, d.Source, storedText(d)); err != nil {
 			return err
 		}
 		a.s.Local.Changed(ctx, ws)

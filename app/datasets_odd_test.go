@@ -70,13 +70,13 @@ func TestOddColumnNamesInTheWindow(t *testing.T) {
 			}
 			ds, _ := e.app.ListDatasets()
 			if len(ds) != 1 || ds[0].Name != d.Name || ds[0].Rows != 50 {
-				t.Errorf("after refresh: %+v", names(ds))
+				t.Errorf("after refresh: %+v", listed(ds))
 			}
 			if err := e.app.RemoveDataset(d.Name); err != nil {
 				t.Fatalf("remove: %v", err)
 			}
 			if ds, _ := e.app.ListDatasets(); len(ds) != 0 {
-				t.Errorf("after remove: %v", names(ds))
+				t.Errorf("after remove: %v", listed(ds))
 			}
 		})
 	}
@@ -149,7 +149,7 @@ func TestWideFileInTheWindow(t *testing.T) {
 		t.Fatalf("remove: %v", err)
 	}
 	if ds, _ := e.app.ListDatasets(); len(ds) != 0 {
-		t.Errorf("after remove: %v", names(ds))
+		t.Errorf("after remove: %v", listed(ds))
 	}
 	// A file this wide is stored in a database file of its own (the
 	// wide layout, data/load): the removal deletes it.

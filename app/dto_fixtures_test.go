@@ -35,12 +35,14 @@ var updateFixtures = flag.Bool("update", false, "rewrite frontend/src/api/testda
 // removed on one side and not the other fails a test.
 var dtoFixtures = map[string]any{
 	// Data
-	"TopValue":      app.TopValue{},
-	"DatasetColumn": app.DatasetColumn{},
-	"Dataset":       app.Dataset{},
-	"LoadProgress":  app.LoadProgress{},
-	"LoadReport":    app.LoadReport{},
-	"TextOptions":   app.TextOptions{},
+	"TopValue":       app.TopValue{},
+	"DatasetColumn":  app.DatasetColumn{},
+	"Dataset":        app.Dataset{},
+	"DatasetSummary": app.DatasetSummary{},
+	"LoadProgress":   app.LoadProgress{},
+	"LoadReport":     app.LoadReport{},
+	"FolderInfo":     app.FolderInfo{},
+	"TextOptions":    app.TextOptions{},
 	// Query
 	"Column":       app.Column{},
 	"Page":         app.Page{},

@@ -42,7 +42,7 @@ func (a *App) OpenFilesWith(paths []string, o TextOptions) ([]LoadReport, error)
 	err := a.s.Local.Use(func(ctx context.Context, ws *workspace.Workspace) error {
 		for _, p := range paths {
 			r := LoadReport{File: p}
-			ds, err := a.loadFileWith(ctx, ws, p, o.load())
+			ds, err := a.loadCancellable(ctx, ws, p, o.load())
 			if err != nil {
 				if ctx.Err() != nil {
 					return ctx.Err()
@@ -78,7 +78,7 @@ func (a *App) ReloadDataset(name string, o TextOptions) (*Dataset, error) {
 			return newError(CodeInvalid, fmt.Sprintf("%s is not a CSV or TSV file: import options do not apply to it.", name),
 				"Use Refresh to load it again.")
 		}
-		ds, err := a.loadFileWith(ctx, ws, d.Source, o.load())
+		ds, err := a.loadFile(ctx, ws, d.Source, o.load())
 		if err != nil {
 			return err
 		}

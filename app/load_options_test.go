@@ -37,9 +37,9 @@ func TestReloadWithImportOptions(t *testing.T) {
 	if err := e.app.RefreshDataset("prices"); err != nil {
 		t.Fatal(err)
 	}
-	ds, _ := e.app.ListDatasets()
-	if len(ds) != 1 || ds[0].Text == nil || ds[0].Text.SkipRows != 1 || ds[0].Columns[1].Type != "DOUBLE" {
-		t.Errorf("after refresh: %+v", ds)
+	after, err := e.app.GetDataset("prices")
+	if err != nil || after.Text == nil || after.Text.SkipRows != 1 || after.Columns[1].Type != "DOUBLE" {
+		t.Errorf("after refresh: %+v %v", after, err)
 	}
 	_, err = e.app.ReloadDataset("prices", app.TextOptions{Decimal: "x"})
 	var ae *app.Error

@@ -2,6 +2,9 @@ package app
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
 
 	"github.com/loupeapp/loupe/app/session"
 	"github.com/loupeapp/loupe/data/catalog"
@@ -38,27 +41,51 @@ func (a *App) ChooseFiles() ([]string, error) {
 }
 
 // OpenFiles loads each file in turn, with load:progress events, and
-// returns one report per file: a file that fails does not stop the others.
+// returns one report per file: a file that fails, or whose load
+// CancelLoad(path) stops, does not stop the others. A folder among paths
+// fails with a hint; OpenFolder opens folders.
 // It emits datasets:changed after, and starts embedding the new tables
 // in the background when the settings name an embedding model.
 func (a *App) OpenFiles(paths []string) ([]LoadReport, error) {
 	return a.OpenFilesWith(paths, TextOptions{})
 }
 
-// loadFile loads one file, detecting how text files are written.
-func (a *App) loadFile(ctx context.Context, ws *workspace.Workspace, path string) ([]catalog.Dataset, error) {
-	return a.loadFileWith(ctx, ws, path, load.TextOptions{})
+// loadCancellable is loadFile registered under the file's path, so that
+// CancelLoad(path) stops it (a canceled load is that file's error).
+func (a *App) loadCancellable(ctx context.Context, ws *workspace.Workspace, path string, text load.TextOptions) ([]catalog.Dataset, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	key := loadKey(path)
+	if !a.s.Runs.Add(key, cancel) {
+		return nil, newError(CodeBusy, fmt.Sprintf("%s is already being opened.", filepath.Base(path)), "Wait for it, or cancel it first.")
+	}
+	defer a.s.Runs.Remove(key)
+	ds, err := a.loadFile(ctx, ws, path, text)
+	if errors.Is(err, context.Canceled) {
+		return nil, &Error{Code: CodeCanceled, Message: "Canceled: " + filepath.Base(path) + " was not opened.", Hint: "Nothing was changed; open it again when you want it.", Err: err}
+	}
+	return ds, err
 }
 
-// loadFileWith loads one file, reading a text file with the import
-// options text, its progress published as load:progress events
+// loadFile loads one file, reading a text file with the import options
+// text (zero: detected), its progress published as load:progress events
 // (session.Throttle).
-func (a *App) loadFileWith(ctx context.Context, ws *workspace.Workspace, path string, text load.TextOptions) ([]catalog.Dataset, error) {
-	progress := session.Throttle(func(p load.Progress) string { return p.Phase }, func(p load.Progress) {
+func (a *App) loadFile(ctx context.Context, ws *workspace.Workspace, path string, text load.TextOptions) ([]catalog.Dataset, error) {
+	return ws.Loader.Load(ctx, path, load.Options{Progress: a.progressPublisher(nil), Text: text})
+}
+
+// progressPublisher returns a load's progress callback: it publishes
+// load:progress events, mapped through as when set, throttled
+// (session.Throttle).
+func (a *App) progressPublisher(as func(load.Progress) load.Progress) func(load.Progress) {
+	publish := session.Throttle(func(p load.Progress) string { return p.Phase }, func(p load.Progress) {
 		a.publish(EventLoadProgress, LoadProgress{File: p.File, Table: p.Table, Phase: p.Phase,
 			Percent: p.Percent, Rows: p.Rows, Bytes: p.Bytes, TotalBytes: p.Total})
 	})
-	return ws.Loader.Load(ctx, path, load.Options{Progress: progress, Text: text})
+	if as == nil {
+		return publish
+	}
+	return func(p load.Progress) { publish(as(p)) }
 }
 
 // RecentFiles returns the files opened most recently, newest first, that

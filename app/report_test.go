@@ -57,6 +57,11 @@ func TestWriteAndExportReport(t *testing.T) {
 	if strings.Contains(rep.HTML, `src="charts/`) {
 		t.Error("html links chart files the view cannot load")
 	}
+	// The footer names the version About shows (and `loupe --version`).
+	version, _ := e.app.Version()
+	if footer := "*Written by Loupe " + version + ".*"; version == "" || !strings.HasSuffix(strings.TrimSpace(rep.Markdown), footer) {
+		t.Errorf("the report does not end with %q:\n%s", footer, rep.Markdown)
+	}
 	var streamed strings.Builder
 	deltas := e.rec.of(app.EventReportDelta)
 	for _, d := range deltas {
@@ -84,6 +89,9 @@ func TestWriteAndExportReport(t *testing.T) {
 	b, err := os.ReadFile(*page)
 	if err != nil || !strings.Contains(string(b), "Where the orders come from") || filepath.Ext(*page) != ".html" {
 		t.Errorf("html export %s: %v", *page, err)
+	}
+	if want := `<meta name="generator" content="Loupe ` + version + `">`; !strings.Contains(string(b), want) || !strings.Contains(string(b), "Written by Loupe "+version+".") {
+		t.Errorf("the exported page lacks %s and the footer", want)
 	}
 	left, _ := os.ReadDir(e.saveDir)
 	if len(left) != 2 {

@@ -29,6 +29,12 @@ func openFilesDialog(ctx context.Context, o DialogOptions) ([]string, error) {
 	return runtime.OpenMultipleFilesDialog(ctx, runtime.OpenDialogOptions{Title: o.Title, Filters: filters(o.Filters)})
 }
 
+// openFolderDialog shows the native dialog for choosing a folder; "" when
+// canceled.
+func openFolderDialog(ctx context.Context, o DialogOptions) (string, error) {
+	return runtime.OpenDirectoryDialog(ctx, runtime.OpenDialogOptions{Title: o.Title})
+}
+
 // saveFileDialog shows the native save dialog; "" when canceled.
 func saveFileDialog(ctx context.Context, o DialogOptions) (string, error) {
 	return runtime.SaveFileDialog(ctx, runtime.SaveDialogOptions{Title: o.Title, DefaultFilename: o.DefaultName,

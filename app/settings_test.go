@@ -182,10 +182,22 @@ func TestStatus(t *testing.T) {
 		t.Errorf("unreachable: %+v", st.Model)
 	}
 
-	// No model chosen.
+	// A first start: no model chosen and no Ollama at its default address
+	// (nothing listens there on these machines). Say how to get one.
 	e4 := newEnv(t, setup{model: "-"})
 	st, _ = e4.app.Status()
-	if st.Model.OK || st.Model.Message != "No model chosen" {
+	if st.Model.OK || !strings.HasPrefix(st.Model.Message, "Cannot reach Ollama") || !strings.Contains(st.Model.Hint, "Install Ollama from ollama.com/download") ||
+		!strings.Contains(st.Model.Hint, "pull qwen3:8b in Settings") {
+		t.Errorf("first start without Ollama: %+v", st.Model)
+	}
+	// Ollama answers, and no model is chosen yet.
+	err = e4.app.SaveSettings(app.SettingsUpdate{Settings: app.Settings{Provider: "ollama", OllamaURL: e4.srv.OllamaURL(),
+		OpenAIBaseURL: "https://api.openai.com/v1", MaxSteps: 8, TimeoutSeconds: 60, Theme: "system"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, _ = e4.app.Status()
+	if st.Model.OK || st.Model.Message != "No model chosen" || !strings.Contains(st.Model.Hint, "pull qwen3:8b") {
 		t.Errorf("no model: %+v", st.Model)
 	}
 }

@@ -43,7 +43,7 @@ mkdir -p dist
 # The frontend was built by `make build`; -s skips building it again.
 # Windows has no WebKitGTK tags.
 CGO_ENABLED=1 CC=$cc CXX=$cxx "$wails" build -platform windows/amd64 -nsis -s -m -nosyncgomod -trimpath \
-  -o loupe.exe -ldflags "-X github.com/loupeapp/loupe/app.version=$version -extldflags -lucrt" -nocolour
+  -o loupe.exe -ldflags "-X github.com/loupeapp/loupe/app/buildinfo.version=$version -extldflags -lucrt" -nocolour
 cp build/bin/loupe.exe "dist/loupe-$version-windows-amd64.exe"
 installer=$(ls -t build/bin/*installer*.exe | head -n1)
 cp "$installer" "dist/loupe-$version-windows-amd64-installer.exe"

@@ -69,13 +69,14 @@ func (r *Report) html(charts map[string]chartImage) ([]byte, error) {
 	}
 	var page bytes.Buffer
 	err := pageTemplate.Execute(&page, map[string]any{
-		"Title":   r.Title,
-		"Policy":  contentPolicy,
-		"CSS":     template.CSS(pageCSS),
-		"Body":    template.HTML(out), // goldmark output (raw HTML omitted) and our figures
-		"Scripts": scripts,
-		"Init":    template.JS(strings.ReplaceAll(initJS, "FONT_FAMILY", vega.FontFamily)),
-		"Model":   r.Model,
+		"Title":     r.Title,
+		"Policy":    contentPolicy,
+		"CSS":       template.CSS(pageCSS),
+		"Body":      template.HTML(out), // goldmark output (raw HTML omitted) and our figures
+		"Scripts":   scripts,
+		"Init":      template.JS(strings.ReplaceAll(initJS, "FONT_FAMILY", vega.FontFamily)),
+		"Model":     r.Model,
+		"Generator": strings.TrimSpace("Loupe " + r.Version),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("report: html: %w", err)
@@ -141,7 +142,7 @@ var pageTemplate = template.Must(template.New("page").Parse(`<!DOCTYPE html>
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="{{.Policy}}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="Loupe">
+<meta name="generator" content="{{.Generator}}">
 <title>{{.Title}}</title>
 <style>{{.CSS}}</style>
 </head>

@@ -28,6 +28,10 @@ type Report struct {
 	Provider string    `json:"provider,omitempty"`
 	Usage    llm.Usage `json:"usage"`
 	Created  time.Time `json:"created"`
+	// Version is the version of Loupe that wrote the report (`loupe
+	// --version`), said in the footer; empty in reports written before it
+	// was recorded, which have no footer.
+	Version string `json:"version,omitempty"`
 }
 
 // maxTableRows caps a result table in the body; the appendix has the SQL.
@@ -66,7 +70,17 @@ func (r *Report) markdown(chart func(ch *Chart, fig int) string) string {
 	b.WriteString("\n")
 	b.WriteString(r.corrections())
 	b.WriteString(r.appendix())
+	b.WriteString(r.footer())
 	return b.String()
+}
+
+// footer is the last line: the version of Loupe that wrote the report, so
+// that a reader can tell which release's behaviour it reflects.
+func (r *Report) footer() string {
+	if r.Version == "" {
+		return ""
+	}
+	return "\n---\n\n*Written by Loupe " + escapeInline(r.Version) + ".*\n"
 }
 
 // corrections lists the notices: what Loupe removed from the model's

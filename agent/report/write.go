@@ -32,6 +32,9 @@ type Options struct {
 	Now func() time.Time
 	// Log receives one line per report; nil means slog.Default().
 	Log *slog.Logger
+	// Version is the version of Loupe writing the report, shown in its
+	// footer (Report.Version); empty leaves the footer out.
+	Version string
 }
 
 // Write is stage two: one streamed model call, without tools, that turns
@@ -116,7 +119,7 @@ func WriteWith(ctx context.Context, p llm.Provider, model string, exp Exploratio
 	}
 	rep := &Report{
 		Title: title, Body: body, Exploration: exp, Notices: notices,
-		Model: model, Provider: p.Name(), Usage: resp.Usage, Created: now(),
+		Model: model, Provider: p.Name(), Usage: resp.Usage, Created: now(), Version: o.Version,
 	}
 	log.Info("report written", "subsystem", "report", "provider", p.Name(), "model", model,
 		"ms", time.Since(start).Milliseconds(), "chars", len(body), "notices", len(notices),

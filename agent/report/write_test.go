@@ -575,3 +575,17 @@ func TestTableCellFormats(t *testing.T) {
 		}
 	}
 }
+
+// TestFooterNamesTheVersion: a report written with a version ends with a
+// footer naming it; one stored before versions were recorded has none.
+func TestFooterNamesTheVersion(t *testing.T) {
+	rep := writeReport(t, readTestdata(t, "reply_good.md"))
+	if strings.Contains(rep.Markdown(), "Written by Loupe v") {
+		t.Errorf("a report without a version has a footer")
+	}
+	rep.Version = "v1.4.0-3-gabc1234"
+	md := rep.Markdown()
+	if !strings.HasSuffix(md, "\n---\n\n*Written by Loupe v1.4.0-3-gabc1234.*\n") {
+		t.Errorf("report.md does not end with the version's footer:\n%s", md[max(0, len(md)-200):])
+	}
+}

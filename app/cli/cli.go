@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/loupeapp/loupe/app/buildinfo"
 	"github.com/loupeapp/loupe/app/session"
 	"github.com/loupeapp/loupe/data/guard"
 	"github.com/loupeapp/loupe/data/workspace"
@@ -79,6 +80,10 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 		}
 		return ExitOK
 	}
+	if args[0] == "--version" || args[0] == "version" {
+		fmt.Fprintln(stdout, "loupe", buildinfo.Version())
+		return ExitOK
+	}
 	for _, c := range commands {
 		if c.name == args[0] {
 			return c.run(ctx, e, args[1:])
@@ -90,7 +95,12 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 }
 
 func usage(w io.Writer) {
-	fmt.Fprintln(w, "Loupe — ask your data questions, locally.\n\nUsage: loupe            open the window\n       loupe COMMAND …\n\nCommands:")
+	fmt.Fprint(w, "Loupe — ask your data questions, locally.\n\n",
+		"Usage: loupe                open the window\n",
+		"       loupe FILE…          open the window and load the files (what \"Open with Loupe\" runs)\n",
+		"       loupe COMMAND …      run a command without the window (below)\n",
+		"       loupe --version      print the version (the one Settings › About shows)\n",
+		"\nCommands:\n")
 	for _, c := range commands {
 		fmt.Fprintf(w, "  loupe %-45s %s\n", c.usage, c.summary)
 	}

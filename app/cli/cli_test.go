@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/loupeapp/loupe/app/buildinfo"
 )
 
 // run runs the CLI in-process and returns its exit code and outputs.
@@ -125,5 +127,26 @@ func TestLoadImportOptions(t *testing.T) {
 	code, _, errs = run(t, "", "load", "--workspace", ws, "--decimal", ";", src)
 	if code != ExitError || !strings.Contains(errs, `use "," or "."`) {
 		t.Errorf("bad --decimal: exit %d: %s", code, errs)
+	}
+}
+
+// TestHelpAndVersion: `loupe help` names every way to start Loupe (the
+// window, files, commands, --version), and --version prints the one
+// version the window's About shows (buildinfo).
+func TestHelpAndVersion(t *testing.T) {
+	code, out, _ := run(t, "", "help")
+	if code != ExitOK {
+		t.Fatalf("help exit %d", code)
+	}
+	for _, want := range []string{"loupe FILE…", "loupe --version", "loupe COMMAND", "loupe load", "loupe sql"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("help lacks %q:\n%s", want, out)
+		}
+	}
+	for _, arg := range []string{"--version", "version"} {
+		code, out, errs := run(t, "", arg)
+		if code != ExitOK || out != "loupe "+buildinfo.Version()+"\n" {
+			t.Errorf("loupe %s: exit %d, stdout %q (stderr %q), want %q", arg, code, out, errs, "loupe "+buildinfo.Version()+"\n")
+		}
 	}
 }

@@ -19,6 +19,14 @@ type ModelInfo struct {
 	Warning     string
 }
 
+// SuggestedModel is the model a first start suggests pulling: recommended,
+// and small enough for a laptop (SuggestedModelSize to download, runs in
+// about 6 GB of memory).
+const (
+	SuggestedModel     = "qwen3:8b"
+	SuggestedModelSize = "about 5 GB"
+)
+
 // recommended are the model families known to work well with Loupe's
 // tools: "family" matches any tag, "family:tag" that tag.
 var recommended = []string{"qwen3:8b", "qwen3:14b", "gpt-oss:20b", "gpt-oss-20b", "mistral-nemo", "devstral"}

@@ -10,6 +10,7 @@ import (
 	"github.com/loupeapp/loupe/agent/llm"
 	"github.com/loupeapp/loupe/agent/report"
 	"github.com/loupeapp/loupe/app/assemble"
+	"github.com/loupeapp/loupe/app/buildinfo"
 	"github.com/loupeapp/loupe/data/privacy"
 	"github.com/loupeapp/loupe/data/store"
 )
@@ -153,7 +154,9 @@ func WriteConversationReport(ctx context.Context, r ConversationReportRequest) (
 		keep = c.Answers[len(c.Answers)-1].ID
 	}
 	exp := assemble.ConversationExploration(c.Asked, r.Level)
-	rep, err := report.WriteWith(ctx, r.Provider, r.Model, exp, r.Stream)
+	opts := r.Stream
+	opts.Version = buildinfo.Version() // the report's footer names it
+	rep, err := report.WriteWith(ctx, r.Provider, r.Model, exp, opts)
 	if err != nil {
 		return nil, fmt.Errorf("write the report: %w", err)
 	}

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -53,22 +54,23 @@ func InTransaction(ctx context.Context, ws *workspace.Workspace, fn func(c *duck
 // ValidDatasetName: the caller does.
 func RenameDataset(ctx context.Context, ws *workspace.Workspace, name, newName string) error {
 	return InTransaction(ctx, ws, func(c *duckdb.Conn) error {
-		all, err := catalog.Names(ctx, c)
-		if err != nil {
-			return err
-		}
-		d, ok := all[name]
-		if !ok {
+		d, err := catalog.GetOn(ctx, c, name)
+		if errors.Is(err, catalog.ErrNotFound) {
 			return &Error{Code: CodeNotFound, Message: fmt.Sprintf("No dataset is called %q.", name),
 				Hint: "It may have been renamed or removed; the sidebar lists the datasets."}
+		}
+		if err != nil {
+			return err
 		}
 		if newName == name {
 			return nil
 		}
-		for other := range all {
-			if other != name && strings.EqualFold(other, newName) {
-				return NewError(CodeInvalid, fmt.Sprintf("A dataset is already called %q.", other), "Choose another name.")
-			}
+		other, err := catalog.NameLike(ctx, c, newName)
+		if err != nil {
+			return err
+		}
+		if other != "" && other != name {
+			return NewError(CodeInvalid, fmt.Sprintf("A dataset is already called %q.", other), "Choose another name.")
 		}
 		q := fmt.Sprintf("ALTER %s %s RENAME TO %s", objectKind(d), quoteIdent(name), quoteIdent(newName))
 		if err := duck.Exec(ctx, c, q); err != nil {
@@ -92,22 +94,18 @@ func RemoveDataset(ctx context.Context, ws *workspace.Workspace, name string) er
 		attachUsed bool
 	)
 	err := InTransaction(ctx, ws, func(c *duckdb.Conn) error {
-		all, err := catalog.Names(ctx, c)
-		if err != nil {
-			return err
-		}
-		d, ok := all[name]
-		if !ok {
+		d, err := catalog.GetOn(ctx, c, name)
+		if errors.Is(err, catalog.ErrNotFound) {
 			return &Error{Code: CodeNotFound, Message: fmt.Sprintf("No dataset is called %q.", name),
 				Hint: "It may have been removed already."}
 		}
+		if err != nil {
+			return err
+		}
 		gone = d
-		for n, o := range all {
-			if n == name {
-				continue
-			}
-			stillUsed = stillUsed || (d.Staged != "" && o.Staged == d.Staged)
-			attachUsed = attachUsed || (d.Attach != "" && o.Attach == d.Attach)
+		stillUsed, attachUsed, err = catalog.Shares(ctx, c, d)
+		if err != nil {
+			return err
 		}
 		if err := duck.Exec(ctx, c, fmt.Sprintf("DROP %s IF EXISTS %s", objectKind(d), quoteIdent(name))); err != nil {
 			return fmt.Errorf("remove %s: %w", name, err)

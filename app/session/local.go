@@ -30,8 +30,9 @@ type Local struct {
 	// tables (off when it names none); false when it cannot be read (the
 	// next question says why).
 	Embedding func() (provider.Config, bool)
-	// OnChange hears the datasets after every change to them (Changed).
-	OnChange func(ctx context.Context, ds []catalog.Dataset)
+	// OnChange hears the datasets' summaries after every change to them
+	// (Changed); no record is decoded for it.
+	OnChange func(ctx context.Context, ss []catalog.Summary)
 	Log      *slog.Logger
 
 	// use is held (read) by every caller using the workspace, and
@@ -181,18 +182,18 @@ func (l *Local) Embed() {
 
 // Changed is said after every change to the datasets of ws (loads,
 // refreshes, imports, renames, notes): it starts embedding what changed
-// and hands the datasets to OnChange.
+// and hands the datasets' summaries to OnChange.
 func (l *Local) Changed(ctx context.Context, ws *workspace.Workspace) {
 	l.Embed()
 	if l.OnChange == nil {
 		return
 	}
-	ds, err := ws.Datasets(ctx)
+	ss, err := ws.Summaries(ctx)
 	if err != nil {
 		l.Log.Warn("list datasets after a change", "err", err)
 		return
 	}
-	l.OnChange(ctx, ds)
+	l.OnChange(ctx, ss)
 }
 
 // EnablePython offers run_python in the open workspace when it was not

@@ -24,8 +24,8 @@ func TestLocalOpensOnceAndClosesForGood(t *testing.T) {
 		t.Fatal(err)
 	}
 	l := session.NewLocal(life, t.TempDir(), func() (string, error) { return cfg, nil }, slog.Default())
-	var changed []catalog.Dataset
-	l.OnChange = func(_ context.Context, ds []catalog.Dataset) { changed = ds }
+	var changed []catalog.Summary
+	l.OnChange = func(_ context.Context, ss []catalog.Summary) { changed = ss }
 
 	if l.Retrieval() != nil {
 		t.Fatal("a retrieval before the workspace opened")

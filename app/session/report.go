@@ -12,6 +12,7 @@ import (
 	"github.com/loupeapp/loupe/agent/llm"
 	"github.com/loupeapp/loupe/agent/report"
 	"github.com/loupeapp/loupe/app/assemble"
+	"github.com/loupeapp/loupe/app/buildinfo"
 	"github.com/loupeapp/loupe/data/privacy"
 	"github.com/loupeapp/loupe/data/store"
 )
@@ -40,6 +41,7 @@ type ReportRequest struct {
 	Level     privacy.Level
 	// Stream receives the text as the model writes it and is told of a
 	// restarted stream (report.Options); the zero value streams nowhere.
+	// Its Version is set here, to buildinfo's.
 	Stream report.Options
 }
 
@@ -51,7 +53,9 @@ func WriteReport(ctx context.Context, r ReportRequest) (*StoredReport, error) {
 	if r.Outcome == nil || r.Outcome.Status != agent.Done {
 		return nil, NewError(CodeInvalid, "Only a finished answer can become a report.", "Ask again, then write the report.")
 	}
-	rep, err := report.WriteWith(ctx, r.Provider, r.Model, assemble.ExplorationAt(r.Question, r.Outcome, r.Level), r.Stream)
+	opts := r.Stream
+	opts.Version = buildinfo.Version()
+	rep, err := report.WriteWith(ctx, r.Provider, r.Model, assemble.ExplorationAt(r.Question, r.Outcome, r.Level), opts)
 	if err != nil {
 		return nil, fmt.Errorf("write the report: %w", err)
 	}

@@ -36,12 +36,8 @@ func CheckModel(ctx context.Context, m Server) Check {
 	if s.Provider == provider.OpenAI {
 		where = s.OpenAIBaseURL
 	}
-	if s.Model == "" {
-		hint := "Pick a model in Settings."
-		if s.Provider == provider.Ollama {
-			hint = "Start Ollama, then pick an installed model (one that supports tools) in Settings."
-		}
-		return Check{Message: "No model chosen", Hint: hint}
+	if s.Model == "" && s.Provider != provider.Ollama {
+		return Check{Message: "No model chosen", Hint: "Pick a model in Settings."}
 	}
 	p, err := m.Open()
 	if err != nil {
@@ -64,9 +60,12 @@ func CheckModel(ctx context.Context, m Server) Check {
 			msg = fmt.Sprintf("%s: %s", where, msg)
 		}
 		if s.Provider == provider.Ollama && unreachable {
-			hint = "Start Ollama (open the Ollama app, or run `ollama serve`), or fix its address in Settings."
+			hint = InstallOllama
 		}
 		return Check{Message: msg, Hint: hint}
+	}
+	if s.Model == "" {
+		return Check{Message: "No model chosen", Hint: pickOrPull(models)}
 	}
 	i := slices.IndexFunc(models, func(x llm.Model) bool { return SameModel(x.Name, s.Model) })
 	if s.Provider == provider.Ollama && i < 0 {
@@ -124,6 +123,23 @@ func AfterCall(s config.Settings, err error) (c Check, ok bool) {
 		msg = fmt.Sprintf("Cannot reach %s", where)
 	}
 	return Check{Message: "The last answer failed: " + msg, Hint: hint}, true
+}
+
+// InstallOllama is what to do when no Ollama answers, as a first start
+// without it says: install it, pull the suggested model, or use a hosted
+// one instead; each step can be done without a terminal.
+var InstallOllama = "Install Ollama from ollama.com/download and open it (if it is installed, open the Ollama app or run `ollama serve`), " +
+	"then pull " + config.SuggestedModel + " in Settings (" + config.SuggestedModelSize + "). " +
+	"Or use a hosted model: choose OpenAI-compatible in Settings and enter its address and key. If Ollama runs elsewhere, fix its address in Settings."
+
+// pickOrPull says what to do when Ollama answers but no model is chosen:
+// pick one of those installed, or pull the suggested one.
+func pickOrPull(installed []llm.Model) string {
+	pull := "pull " + config.SuggestedModel + " in Settings (" + config.SuggestedModelSize + "; it works well with Loupe's tools)"
+	if len(installed) == 0 {
+		return "Ollama has no model yet: " + pull + "."
+	}
+	return "Pick an installed model that supports tools in Settings, or " + pull + "."
 }
 
 // missingKey is the check for an OpenAI-compatible server that refused

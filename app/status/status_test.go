@@ -54,8 +54,14 @@ func TestCheckModel(t *testing.T) {
 		{"installed", server(config.Settings{Provider: "ollama", Model: "qwen3:8b", OllamaURL: ollama.OllamaURL()}, ""), true, "qwen3:8b on Ollama at " + ollama.OllamaURL(), ""},
 		{"latest tag", server(config.Settings{Provider: "ollama", Model: "llama3:latest", OllamaURL: ollama.OllamaURL()}, ""), true, "llama3:latest on", ""},
 		{"not installed", server(config.Settings{Provider: "ollama", Model: "mistral-nemo", OllamaURL: ollama.OllamaURL()}, ""), false, "mistral-nemo is not installed in Ollama", "ollama pull mistral-nemo"},
-		{"no model", server(config.Settings{Provider: "ollama", OllamaURL: ollama.OllamaURL()}, ""), false, "No model chosen", "Start Ollama"},
+		{"no model", server(config.Settings{Provider: "ollama", OllamaURL: ollama.OllamaURL()}, ""), false, "No model chosen", "Pick an installed model that supports tools in Settings, or pull qwen3:8b in Settings"},
 		{"unreachable", server(config.Settings{Provider: "ollama", Model: "qwen3:8b", OllamaURL: dead}, ""), false, "Cannot reach Ollama at " + dead, "ollama serve"},
+		// A first start on a machine without Ollama: no model chosen and
+		// nothing listening. Say how to install it and what to pull.
+		{"first start without Ollama", server(config.Settings{Provider: "ollama", OllamaURL: dead}, ""), false, "Cannot reach Ollama at " + dead,
+			"Install Ollama from ollama.com/download and open it (if it is installed, open the Ollama app or run `ollama serve`), then pull qwen3:8b in Settings"},
+		{"first start without Ollama, hosted fallback", server(config.Settings{Provider: "ollama", OllamaURL: dead}, ""), false, "Cannot reach", "choose OpenAI-compatible in Settings"},
+		{"no hosted model", server(config.Settings{Provider: "openai", OpenAIBaseURL: keyed.OpenAIURL()}, "sk-right"), false, "No model chosen", "Pick a model in Settings."},
 		{"no key", server(config.Settings{Provider: "openai", Model: "m", OpenAIBaseURL: keyed.OpenAIURL(), APIKeyFor: "https://other.example"}, ""), false,
 			"No API key for " + keyed.URL(), "The key you saved for https://other.example is not sent to " + keyed.URL()},
 		{"wrong key", server(config.Settings{Provider: "openai", Model: "m", OpenAIBaseURL: keyed.OpenAIURL()}, "sk-wrong"), false, keyed.OpenAIURL() + " answered 401", ""},

@@ -12,11 +12,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"time"
 )
 
-// Version is the catalog's schema version, stored in _loupe.meta.
-const Version = 1
+// Version is the catalog's schema version, stored in _loupe.meta: 2 added
+// the summary columns beside each record (see Summary).
+const Version = 2
 
 // ErrNotFound means no dataset has the name asked for.
 var ErrNotFound = errors.New("no such dataset")
@@ -140,17 +142,39 @@ type Conn interface {
 	driver.QueryerContext
 }
 
-// Ensure creates the catalog's schema if it is missing.
+// Ensure creates the catalog's schema if it is missing, and brings a
+// catalog of an older version up to this one.
 func Ensure(ctx context.Context, c Conn) error {
+	cols := ""
+	for _, col := range summaryColumns {
+		cols += ", " + col[0] + " " + col[1]
+	}
 	for _, q := range []string{
 		"CREATE SCHEMA IF NOT EXISTS _loupe",
 		"CREATE TABLE IF NOT EXISTS _loupe.meta (key VARCHAR PRIMARY KEY, value VARCHAR)",
-		"CREATE TABLE IF NOT EXISTS _loupe.datasets (name VARCHAR PRIMARY KEY, source VARCHAR, part VARCHAR, info VARCHAR)",
-		fmt.Sprintf("INSERT OR IGNORE INTO _loupe.meta VALUES ('catalog_version', '%d')", Version),
+		"CREATE TABLE IF NOT EXISTS _loupe.datasets (name VARCHAR PRIMARY KEY, source VARCHAR, part VARCHAR, info VARCHAR" + cols + ")",
 	} {
 		if _, err := c.ExecContext(ctx, q, nil); err != nil {
 			return fmt.Errorf("catalog schema: %w", err)
 		}
+	}
+	version := 0
+	err := each(ctx, c, "SELECT value FROM _loupe.meta WHERE key = 'catalog_version'", nil, func(v []driver.Value) {
+		version, _ = strconv.Atoi(fmt.Sprint(v[0]))
+	})
+	if err != nil {
+		return fmt.Errorf("catalog version: %w", err)
+	}
+	if version >= Version {
+		return nil
+	}
+	if version > 0 {
+		if err := migrateSummaries(ctx, c); err != nil {
+			return err
+		}
+	}
+	if _, err := c.ExecContext(ctx, fmt.Sprintf("INSERT OR REPLACE INTO _loupe.meta VALUES ('catalog_version', '%d')", Version), nil); err != nil {
+		return fmt.Errorf("catalog version: %w", err)
 	}
 	return nil
 }
@@ -161,9 +185,18 @@ func Put(ctx context.Context, c Conn, d Dataset) error {
 	if err != nil {
 		return fmt.Errorf("encode dataset %s: %w", d.Name, err)
 	}
-	_, err = c.ExecContext(ctx, "INSERT OR REPLACE INTO _loupe.datasets VALUES ($1, $2, $3, $4)", []driver.NamedValue{
-		{Ordinal: 1, Value: d.Name}, {Ordinal: 2, Value: d.Source}, {Ordinal: 3, Value: d.Part}, {Ordinal: 4, Value: string(b)},
-	})
+	summary, err := summaryValues(d)
+	if err != nil {
+		return fmt.Errorf("encode dataset %s: %w", d.Name, err)
+	}
+	cols, marks := "name, source, part, info", "$1, $2, $3, $4"
+	args := []driver.NamedValue{{Ordinal: 1, Value: d.Name}, {Ordinal: 2, Value: d.Source}, {Ordinal: 3, Value: d.Part}, {Ordinal: 4, Value: string(b)}}
+	for i, col := range summaryColumns {
+		cols += ", " + col[0]
+		marks += fmt.Sprintf(", $%d", i+5)
+		args = append(args, driver.NamedValue{Ordinal: i + 5, Value: summary[i]})
+	}
+	_, err = c.ExecContext(ctx, "INSERT OR REPLACE INTO _loupe.datasets ("+cols+") VALUES ("+marks+")", args)
 	if err != nil {
 		return fmt.Errorf("record dataset %s: %w", d.Name, err)
 	}

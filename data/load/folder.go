@@ -75,10 +75,11 @@ func dataExt(name string) bool {
 // warning. Loading the same folder again replaces the dataset. Errors are
 // as Load's.
 func (l *Loader) LoadFolder(ctx context.Context, dir, name string, opt Options) ([]catalog.Dataset, error) {
-	files, skipped, err := Folder(dir)
+	files, _, err := Folder(dir)
 	if err != nil {
 		return nil, err
 	}
+	skipped := 0 // data files that are not CSV or TSV; other entries are not data
 	abs := filepath.Dir(files[0])
 	info, err := os.Stat(abs)
 	if err != nil {

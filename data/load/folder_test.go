@@ -71,6 +71,12 @@ func TestLoadFolderAsOne(t *testing.T) {
 	if len(ds) != 1 || ds[0].Name != "sales_2024" || ds[0].Rows != 3 || ds[0].Source != dir {
 		t.Fatalf("LoadFolder = %+v, want one dataset sales_2024 of 3 rows from %s", ds, dir)
 	}
+	// notes.md is not a data file: no warning says a CSV was left out.
+	for _, w := range ds[0].Warnings {
+		if strings.Contains(w, "left out") {
+			t.Errorf("warning %q for a folder whose data files are all CSV", w)
+		}
+	}
 	got := rows(t, w, "SELECT source_file, store, amount, returned FROM sales_2024 ORDER BY amount")
 	want := [][]any{{"jan.csv", "north", int64(10), nil}, {"jan.csv", "south", int64(20), nil}, {"feb.csv", "east", int64(30), true}}
 	if !reflect.DeepEqual(got, want) {

@@ -2,11 +2,14 @@ package load
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -136,4 +139,50 @@ func dropCopy(importDir string, d catalog.Dataset) {
 		return
 	}
 	_ = os.Remove(d.Staged)
+}
+
+// copyName matches the file names keepAsView gives private copies:
+// NAME-STAMP-HASH.csv or .tsv (a dataset's name has no dash).
+var copyName = regexp.MustCompile(`^[^-]+-[0-9a-z]+-[0-9a-f]{8}\.(csv|tsv)$`)
+
+// SweepCopies removes the private copies of small text files (see
+// keepAsView) in importDir that no dataset reads: those of a dataset
+// replaced by an import from a database, or removed, when the process
+// stopped before it could remove them. The workspace calls it at open, on
+// its loading connection, before any load can run; it reads only the
+// records' staged paths, not whole records, and returns how many files it
+// removed.
+func SweepCopies(ctx context.Context, c *duckdb.Conn, importDir string) (int, error) {
+	entries, err := os.ReadDir(importDir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("list the import folder: %w", err)
+	}
+	var copies []string
+	for _, e := range entries {
+		if e.Type().IsRegular() && copyName.MatchString(e.Name()) {
+			copies = append(copies, filepath.Join(importDir, e.Name()))
+		}
+	}
+	if len(copies) == 0 {
+		return 0, nil
+	}
+	used := map[string]bool{}
+	q := `SELECT json_extract_string(info, '$.staged') FROM _loupe.datasets WHERE contains(info, '"staged":')`
+	if err := each(ctx, c, q, func(v []any) { used[fmt.Sprint(v[0])] = true }); err != nil {
+		return 0, fmt.Errorf("find the files the datasets read: %w", err)
+	}
+	removed := 0
+	for _, p := range copies {
+		if used[p] {
+			continue
+		}
+		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return removed, fmt.Errorf("remove the unused copy %s: %w", filepath.Base(p), err)
+		}
+		removed++
+	}
+	return removed, nil
 }

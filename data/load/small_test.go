@@ -1,13 +1,20 @@
 package load_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
+	duckdb "github.com/duckdb/duckdb-go/v2"
+
+	"github.com/loupeapp/loupe/data/catalog"
+	"github.com/loupeapp/loupe/data/duck"
 	"github.com/loupeapp/loupe/data/load"
+	"github.com/loupeapp/loupe/data/workspace"
 )
 
 // TestSmallCSVKeptAsView loads a small CSV as a view over a private copy
@@ -64,6 +71,73 @@ func TestSmallCSVKeptAsView(t *testing.T) {
 	}
 	if d := loadOne(t, w, dup); d.Storage != "table" || len(d.Warnings) == 0 {
 		t.Errorf("a CSV whose columns were renamed: storage %q, warnings %v; want a table with a warning", d.Storage, d.Warnings)
+	}
+}
+
+// TestOrphanedCopiesSweptAtOpen: a small CSV's private copy that no
+// dataset reads any more (its dataset replaced by a database import, or
+// removed by a process that stopped before deleting the file) is removed
+// when the workspace opens again; a copy a dataset reads, and other files
+// of the import folder, stay.
+func TestOrphanedCopiesSweptAtOpen(t *testing.T) {
+	ctx := context.Background()
+	wsDir, dir := t.TempDir(), t.TempDir()
+	w, err := workspace.Open(ctx, wsDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept, orphan catalog.Dataset
+	for i, name := range []string{"kept", "orphan"} {
+		p := filepath.Join(dir, name+".csv")
+		if err := os.WriteFile(p, []byte("store,amount\nnorth,"+strconv.Itoa(i)+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		d := loadOne(t, w, p)
+		if d.Storage != "view" {
+			t.Fatalf("%s: storage %q, want a view over a copy", name, d.Storage)
+		}
+		if name == "kept" {
+			kept = d
+		} else {
+			orphan = d
+		}
+	}
+	// What a database import of the same name does to the dataset: its
+	// view and record go, the copy stays behind.
+	err = w.Engine.Write(ctx, func(c *duckdb.Conn) error {
+		if err := duck.Exec(ctx, c, "DROP VIEW orphan"); err != nil {
+			return err
+		}
+		return catalog.Delete(ctx, c, "orphan")
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(w.Engine.ImportDir(), "sales-0a1b2c3d.parquet")
+	if err := os.WriteFile(other, []byte("not ours to judge"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(orphan.Staged); err != nil {
+		t.Fatalf("the orphaned copy should still be there before the reopen: %v", err)
+	}
+	w, err = workspace.Open(ctx, wsDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if _, err := os.Stat(orphan.Staged); !os.IsNotExist(err) {
+		t.Errorf("the copy %s no dataset reads survived the open (%v)", orphan.Staged, err)
+	}
+	for _, p := range []string{kept.Staged, other} {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("%s was removed: %v", p, err)
+		}
+	}
+	if got := rows(t, w, "SELECT amount FROM kept"); len(got) != 1 || got[0][0] != int64(0) {
+		t.Errorf("the kept dataset reads %v after the sweep", got)
 	}
 }
 

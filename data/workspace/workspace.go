@@ -107,6 +107,13 @@ func Open(ctx context.Context, dir string) (*Workspace, error) {
 		if err := load.Sweep(ctx, c); err != nil {
 			return err
 		}
+		n, err := load.SweepCopies(ctx, c, eng.ImportDir())
+		if err != nil {
+			return err
+		}
+		if n > 0 {
+			log.Info("removed private copies no dataset reads", "files", n)
+		}
 		if err := remote.Sweep(ctx, c); err != nil {
 			return err
 		}
@@ -165,9 +172,17 @@ func sweepWide(ctx context.Context, eng *duck.Engine) error {
 	return load.SweepWide(eng.ImportDir(), keep)
 }
 
-// Datasets lists the loaded datasets.
+// Datasets lists the loaded datasets, decoding every record; a list to
+// show uses Summaries.
 func (w *Workspace) Datasets(ctx context.Context) ([]catalog.Dataset, error) {
 	return catalog.List(ctx, w.Engine.DB())
+}
+
+// Summaries lists the loaded datasets' summaries (name, kind, source,
+// rows, size, column count, notes and warnings) without decoding any
+// record: its cost per dataset stays small however many there are.
+func (w *Workspace) Summaries(ctx context.Context) ([]catalog.Summary, error) {
+	return catalog.Summaries(ctx, w.Engine.DB())
 }
 
 // ProfilingDone is closed when the background profile started at Open

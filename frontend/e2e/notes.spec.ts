@@ -31,9 +31,11 @@ test('notes on a dataset are written in a dialog, kept by the backend and shown 
   await expect(page.getByTestId('dataset-note')).toHaveText(/^311 service requests in New York City/);
   await page.screenshot({ path: join(SHOTS, 'notes-view.png') });
 
-  const ds = await backend.call<{ name: string; note?: string; columns: { name: string; note?: string }[] }[]>('ListDatasets');
-  const sr = ds.find((d) => d.name === 'service_requests');
-  expect(sr?.note).toContain('open-data export');
+  // The list holds the dataset's note; its columns' notes come with the whole dataset.
+  const ds = await backend.call<{ name: string; note?: string }[]>('ListDatasets');
+  expect(ds.find((d) => d.name === 'service_requests')?.note).toContain('open-data export');
+  const sr = await backend.call<{ name: string; note?: string; columns: { name: string; note?: string }[] }>('GetDataset', 'service_requests');
+  expect(sr.note).toContain('open-data export');
   expect(sr?.columns.find((c) => c.name === 'agency')?.note).toContain('DOF = Finance');
   expect(sr?.columns.find((c) => c.name === 'borough')?.note ?? '').toBe('');
 });

@@ -68,6 +68,9 @@ describe('first run', () => {
     const banner = await screen.findByTestId('model-banner');
     expect(banner).toHaveTextContent('Ollama is not running');
     expect(banner).toHaveTextContent('Start it with `ollama serve`.');
+    // A first start without Ollama says how to get it, not only to start it.
+    expect(banner).toHaveTextContent('install Ollama from ollama.com/download');
+    expect(banner).toHaveTextContent('pull a recommended model in Settings');
     expect(screen.getByTestId('status-model')).toHaveTextContent('needs attention');
     fireEvent.click(screen.getByTestId('status-docker'));
     expect(screen.getByRole('dialog', { name: 'Docker status' })).toHaveTextContent('Install Docker to run Python.');
@@ -85,7 +88,7 @@ describe('opening files', () => {
     const paths = await screen.findByRole('textbox', { name: 'File paths' });
     fireEvent.change(paths, { target: { value: '/data/orders.csv\n/data/broken.csv' } });
     fireEvent.click(screen.getByRole('button', { name: 'Open' }));
-    expect(fake.openFiles).toHaveBeenCalledWith(['/data/orders.csv', '/data/broken.csv']);
+    await waitFor(() => expect(fake.openFiles).toHaveBeenCalledWith(['/data/orders.csv', '/data/broken.csv']));
 
     act(() => emit('load:progress', { file: '/data/orders.csv', phase: 'reading', percent: 40, rows: 4000, bytes: 400, totalBytes: 1000 }));
     const bar = screen.getByRole('progressbar', { name: 'Loading orders.csv' });
@@ -142,7 +145,7 @@ describe('opening files', () => {
     render(<App />);
     await waitFor(() => expect(fake.onFileDrop).toHaveBeenCalled());
     act(() => emit('filedrop', ['/home/me/trips.parquet']));
-    expect(fake.openFiles).toHaveBeenCalledWith(['/home/me/trips.parquet']);
+    await waitFor(() => expect(fake.openFiles).toHaveBeenCalledWith(['/home/me/trips.parquet']));
   });
 });
 

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { ChatView, showsWelcome } from './components/chat/ChatView';
 import * as api from './api';
 import { Notices } from './components/common/Notices';
+import { FolderDialog } from './components/common/FolderDialog';
 import { PathDialog } from './components/common/PathDialog';
 import { SqlConsole } from './components/console/SqlConsole';
 import { DatasetView } from './components/data/DatasetView';
@@ -51,6 +52,7 @@ function Shell() {
       <StatusBar />
       <Notices />
       <PathDialog />
+      <FolderDialog />
     </div>
   );
 }

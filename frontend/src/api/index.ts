@@ -19,10 +19,12 @@ import type {
   ConnectionInput,
   ConnectionSchema,
   Dataset,
+  DatasetSummary,
   EventMap,
   EventName,
   ExportFormat,
   ExportedFile,
+  FolderInfo,
   LoadReport,
   MCPSetup,
   ModelInfo,
@@ -102,7 +104,10 @@ export async function getVersion(): Promise<string | null> {
 
 // ---- Data -----------------------------------------------------------------------
 
-export const listDatasets = (): Promise<Dataset[]> => call('ListDatasets');
+/** The datasets' summaries (no columns: getDataset gives one whole), by name. */
+export const listDatasets = (): Promise<DatasetSummary[]> => call('ListDatasets');
+/** One dataset with its columns and their statistics. */
+export const getDataset = (name: string): Promise<Dataset> => call('GetDataset', name);
 /** The native open dialog; [] when canceled, and always in web mode. */
 export const chooseFiles = (): Promise<string[]> => call('ChooseFiles');
 /** Loads each file (load:progress events, then datasets:changed); one failing does not stop the others. */
@@ -111,6 +116,18 @@ export const openFiles = (paths: string[]): Promise<LoadReport[]> => call('OpenF
 export const openFilesWith = (paths: string[], options: TextOptions): Promise<LoadReport[]> => call('OpenFilesWith', paths, options);
 /** A text dataset's file loaded again with import options (kept for its refreshes). */
 export const reloadDataset = (name: string, options: TextOptions): Promise<Dataset> => call('ReloadDataset', name, options);
+/** The folders among paths (files and missing paths left out), for the choice of how to open each. */
+export const foldersAmong = (paths: string[]): Promise<FolderInfo[]> => call('FoldersAmong', paths);
+/** The native folder dialog; '' when canceled, and always in web mode. */
+export const chooseFolder = (): Promise<string> => call('ChooseFolder');
+/**
+ * Loads a folder's data files, one dataset per file or (asOne) one dataset called name,
+ * with load:progress events of the folder; cancelLoad(path) stops it.
+ */
+export const openFolder = (path: string, asOne: boolean, name: string): Promise<LoadReport[]> =>
+  call('OpenFolder', path, asOne, name);
+/** Stops the load of a file or folder being opened, if one is going. */
+export const cancelLoad = (path: string): Promise<void> => call('CancelLoad', path);
 export const recentFiles = (): Promise<string[]> => call('RecentFiles');
 export const renameDataset = (name: string, newName: string): Promise<void> => call('RenameDataset', name, newName);
 export const refreshDataset = (name: string): Promise<void> => call('RefreshDataset', name);

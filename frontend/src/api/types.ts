@@ -80,9 +80,39 @@ export interface LoadProgress {
 }
 
 /** What loading one file gave. */
+/** A dataset as a list shows it, read without its record; listDatasets and getDataset give the whole. */
+export interface DatasetSummary {
+  name: string;
+  kind: string;
+  source: string;
+  part?: string;
+  rows: number;
+  /** How many columns the dataset has. */
+  columnCount: number;
+  sizeBytes: number;
+  loadedAt: string;
+  warnings: string[];
+  storage: string;
+  note?: string;
+  comment?: string;
+}
+
 export interface LoadReport {
   file: string;
   datasets?: Dataset[];
+  error?: ApiErrorShape;
+}
+
+/** A folder among opened paths: opened as one dataset per file, or as one dataset. */
+export interface FolderInfo {
+  path: string;
+  /** Data files directly inside (subfolders are not read). */
+  files: number;
+  /** Other entries, left out. */
+  skipped: number;
+  /** The folder's name: the one dataset's, unless changed. */
+  name: string;
+  /** Why the folder cannot be opened at all. */
   error?: ApiErrorShape;
 }
 
@@ -837,7 +867,7 @@ export interface ApiErrorShape {
 /** Every backend event and its payload. */
 export interface EventMap {
   'load:progress': LoadProgress;
-  'datasets:changed': Dataset[];
+  'datasets:changed': DatasetSummary[];
   'run:events': RunEvents;
   'report:delta': ReportDelta;
   'model:pull': PullProgress;

@@ -61,12 +61,15 @@ export function WelcomeScreen() {
             Open data…
           </h2>
           <p className="open-data__lead">
-            Drop files on this window or choose them. Loupe explores the tables, runs read-only SQL and draws
+            Drop files or a folder on this window, or choose them. Loupe explores the tables, runs read-only SQL and draws
             charts. <span data-testid="privacy-words">{privacyWords(privacy)}</span>
           </p>
           <div className="open-data__actions">
             <button type="button" className="button button--primary" onClick={() => void a.chooseAndOpen()} disabled={loading}>
               <Icon name="folder" size={15} /> Open files… <kbd>Ctrl+O</kbd>
+            </button>
+            <button type="button" className="button" onClick={() => void a.chooseFolder()} disabled={loading}>
+              <Icon name="folder" size={15} /> Open a folder…
             </button>
             <button type="button" className="button" onClick={() => void trySample()} disabled={loading}>
               <Icon name="sparkle" size={15} /> Try the sample data

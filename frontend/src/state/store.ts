@@ -7,7 +7,8 @@ import type {
   AgentEvent,
   ChatSummary,
   Connection,
-  Dataset,
+  DatasetSummary,
+  FolderInfo,
   LoadProgress,
   QueryResult,
   Report,
@@ -69,7 +70,8 @@ export interface AppState {
   view: View;
   /** The conversation the chat view shows; null for a new one not yet created. */
   chatId: string | null;
-  datasets: Dataset[] | null;
+  /** The datasets' summaries; useDataset gets one whole. */
+  datasets: DatasetSummary[] | null;
   chats: ChatSummary[];
   turns: Record<string, TurnRef[]>;
   events: Record<string, AgentEvent[]>;
@@ -81,6 +83,10 @@ export interface AppState {
   loadFailures: LoadFailure[];
   /** Paths asked for through the path dialog (web mode has no native one). */
   pathDialog: boolean;
+  /** Folders opened and waiting for the choice of how (one dataset per file, or one); the first is asked. */
+  folderChoices: FolderInfo[];
+  /** Keys of loads (files or folders being opened) that CancelLoad can stop. */
+  cancellable: Record<string, true>;
   status: Status | null;
   settings: Settings | null;
   reports: Record<string, ReportState>;
@@ -112,6 +118,8 @@ export function initialState(): AppState {
     loads: {},
     loadFailures: [],
     pathDialog: false,
+    folderChoices: [],
+    cancellable: {},
     status: null,
     settings: null,
     reports: {},

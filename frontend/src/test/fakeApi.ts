@@ -9,7 +9,7 @@ import { vi } from 'vitest';
 import runChart from './fixtures/run-chart.jsonl?raw';
 import runQuestion from './fixtures/run-question.jsonl?raw';
 import type * as Api from '../api';
-import type { AgentEvent, Dataset } from '../api';
+import type { AgentEvent, Dataset, DatasetSummary } from '../api';
 
 type Handler = (payload: never) => void;
 const handlers = new Map<string, Set<Handler>>();
@@ -43,11 +43,20 @@ function build() {
       handlers.get('filedrop')!.add(wrapped);
       return () => handlers.get('filedrop')?.delete(wrapped);
     }),
-    getVersion: vi.fn(async () => 'test'),
-    listDatasets: vi.fn<typeof Api.listDatasets>(async (): Promise<Dataset[]> => []),
+    getVersion: vi.fn<typeof Api.getVersion>(async () => 'test'),
+    listDatasets: vi.fn<typeof Api.listDatasets>(async (): Promise<DatasetSummary[]> => []),
+    getDataset: vi.fn<typeof Api.getDataset>(async (name: string) => {
+      const d = made.get(name);
+      if (!d) throw new Error(`fake getDataset: no dataset ${name} was made`);
+      return d;
+    }),
     chooseFiles: vi.fn<typeof Api.chooseFiles>(async (): Promise<string[]> => []),
     openFiles: vi.fn<typeof Api.openFiles>(async (paths: string[]) => paths.map((file) => ({ file, datasets: [] }))),
     recentFiles: vi.fn<typeof Api.recentFiles>(async (): Promise<string[]> => []),
+    foldersAmong: vi.fn<typeof Api.foldersAmong>(async () => []),
+    chooseFolder: vi.fn<typeof Api.chooseFolder>(async () => ''),
+    openFolder: vi.fn<typeof Api.openFolder>(async (path: string) => [{ file: path, datasets: [] }]),
+    cancelLoad: vi.fn<typeof Api.cancelLoad>(async () => undefined),
     renameDataset: vi.fn<typeof Api.renameDataset>(async () => undefined),
     refreshDataset: vi.fn<typeof Api.refreshDataset>(async () => undefined),
     setDatasetNote: vi.fn<typeof Api.setDatasetNote>(async () => undefined),
@@ -163,6 +172,7 @@ export const fake = build();
 /** resetFake puts every function back to its default and drops subscribers. */
 export function resetFake(): void {
   handlers.clear();
+  made.clear();
   Object.assign(fake, build());
 }
 
@@ -184,9 +194,15 @@ export function recordedRun(name: 'run-chart' | 'run-question'): AgentEvent[] {
     .map((l) => JSON.parse(l) as AgentEvent);
 }
 
-/** A dataset as listDatasets returns it. */
-export function dataset(name: string, over: Partial<Dataset> = {}): Dataset {
-  return {
+/** Datasets made by dataset(), by name: what the fake getDataset returns. */
+const made = new Map<string, Dataset & DatasetSummary>();
+
+/**
+ * A dataset, whole (as getDataset returns it) and as listDatasets lists it
+ * (columnCount): the fake getDataset returns the last one made of a name.
+ */
+export function dataset(name: string, over: Partial<Dataset> = {}): Dataset & DatasetSummary {
+  const d = {
     name,
     kind: 'csv',
     source: `/data/${name}.csv`,
@@ -202,4 +218,7 @@ export function dataset(name: string, over: Partial<Dataset> = {}): Dataset {
     storage: 'table',
     ...over,
   } as Dataset;
+  const both = { ...d, columnCount: d.columns.length };
+  made.set(name, both);
+  return both;
 }

@@ -1,6 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import * as api from '../../api';
-import type { AgentEvent, Dataset } from '../../api';
+import type { AgentEvent, DatasetSummary } from '../../api';
+import { useDatasets } from '../../hooks/useDataset';
 import { useActions } from '../../state/actions';
 import { useStore, type AppState } from '../../state/store';
 import { ErrorNote } from '../common/ErrorNote';
@@ -164,7 +165,7 @@ export function showsWelcome(s: AppState): boolean {
   return s.view.kind === 'chat' && s.chatId === null && s.datasets !== null && s.datasets.length === 0;
 }
 
-function AskEmpty({ datasets, onPick }: { datasets: Dataset[]; onPick: (q: string) => void }) {
+function AskEmpty({ datasets, onPick }: { datasets: DatasetSummary[]; onPick: (q: string) => void }) {
   // The sample's handpicked questions stay once it is loaded.
   const [sample, setSample] = useState<string[]>([]);
   const hasSample = datasets.some(isSample);
@@ -179,7 +180,8 @@ function AskEmpty({ datasets, onPick }: { datasets: Dataset[]; onPick: (q: strin
       live = false;
     };
   }, [hasSample]);
-  const examples = suggestQuestions(datasets, sample);
+  // The questions come from the columns of the first three: fetched whole.
+  const examples = suggestQuestions(useDatasets(datasets, 3), sample);
   return (
     <div className="ask-empty">
       <Icon name="sparkle" size={28} className="ask-empty__icon" />

@@ -20,8 +20,9 @@ export function ModelBanner({ compact = false }: { compact?: boolean }) {
         {model.hint && <div className="banner__hint">{model.hint}</div>}
         {!compact && (
           <div className="banner__more">
-            Start Ollama and pull a model, or add an API key for a hosted model. Opening files, previews, the SQL
-            console and charts work without one.
+            To answer questions Loupe needs a model: install Ollama from ollama.com/download, open it, and pull a
+            recommended model in Settings — or set up a hosted model there. Opening files, previews, the SQL console
+            and charts work without one.
           </div>
         )}
       </div>

@@ -12,7 +12,7 @@ export const MAX_SUGGESTIONS = 3;
 const SAMPLE = /[\\/]sample[\\/](orders|customers|products)\.csv$/;
 
 /** isSample says whether d is one of the bundled sample's tables. */
-export function isSample(d: Dataset): boolean {
+export function isSample(d: Pick<Dataset, 'source'>): boolean {
   return SAMPLE.test(d.source);
 }
 

@@ -33,7 +33,10 @@ export function PathDialog() {
   return (
     <ModalForm labelledBy="path-title" onBackdrop={close} onSubmit={submit}>
       <h2 id="path-title">Open files by path</h2>
-      <p className="modal__lead">This browser has no file dialog. Paste the full paths, one per line.</p>
+      <p className="modal__lead">
+        This browser has no file dialog. Paste the full paths of files or folders, one per line; a folder asks how to
+        open it.
+      </p>
       <textarea
         ref={ref}
         aria-label="File paths"

@@ -4,6 +4,7 @@ import type { QueryResult, ToolDisplay } from '../../api';
 import { basename, formatBytes, rows } from '../../format';
 import { useActions } from '../../state/actions';
 import { problemOf, type Problem } from '../../state/problem';
+import { useDataset } from '../../hooks/useDataset';
 import { useStore } from '../../state/store';
 import { ErrorNote } from '../common/ErrorNote';
 import { NotesDialog } from './NotesDialog';
@@ -19,6 +20,7 @@ import './dataset.css';
 export function DatasetView({ name, mode }: { name: string; mode: 'preview' | 'profile' }) {
   const a = useActions();
   const d = useStore((s) => s.datasets?.find((x) => x.name === name));
+  const whole = useDataset(d);
   const [preview, setPreview] = useState<QueryResult | null>(null);
   const [profile, setProfile] = useState<ToolDisplay | null>(null);
   const [error, setError] = useState<Problem | null>(null);
@@ -57,7 +59,7 @@ export function DatasetView({ name, mode }: { name: string; mode: 'preview' | 'p
         <h1 className="view-head__title">{name}</h1>
         {d && (
           <span className="view-head__sub" title={d.source}>
-            {rows(d.rows)} · {d.columns.length} columns · {basename(d.source)}
+            {rows(d.rows)} · {d.columnCount} columns · {basename(d.source)}
             {d.part ? ` · ${d.part}` : ''}
             {d.sizeBytes > 0 ? ` · ${formatBytes(d.sizeBytes)}` : ''}
           </span>
@@ -88,7 +90,7 @@ export function DatasetView({ name, mode }: { name: string; mode: 'preview' | 'p
             Import options…
           </button>
         )}
-        <button type="button" className="button" disabled={!d} onClick={() => setNoting(true)}>
+        <button type="button" className="button" disabled={!whole} onClick={() => setNoting(true)}>
           Notes…
         </button>
         <button type="button" className="button" disabled={!d} onClick={() => setHiding(true)} title="Columns whose values a hosted model sees only as placeholders">
@@ -98,8 +100,8 @@ export function DatasetView({ name, mode }: { name: string; mode: 'preview' | 'p
           <Icon name="terminal" size={14} /> Query
         </button>
       </header>
-      {d && reloading && <ReloadDialog dataset={d} onReload={(o) => a.reloadDataset(name, o)} onClose={() => setReloading(false)} />}
-      {d && noting && <NotesDialog dataset={d} onClose={() => setNoting(false)} />}
+      {whole && reloading && <ReloadDialog dataset={whole} onReload={(o) => a.reloadDataset(name, o)} onClose={() => setReloading(false)} />}
+      {whole && noting && <NotesDialog dataset={whole} onClose={() => setNoting(false)} />}
       {d && hiding && (
         <PrivateColumnsDialog
           table={name}

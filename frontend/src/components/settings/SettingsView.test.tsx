@@ -191,3 +191,19 @@ describe('SettingsView', () => {
     await waitFor(() => expect(s.get().settings?.theme).toBe('dark'));
   });
 });
+
+describe('Settings › About', () => {
+  it('shows the version the backend reports', async () => {
+    fake.getVersion.mockResolvedValue('v1.4.0-3-gabc1234');
+    renderWithStore(<SettingsView />, store());
+    const about = await screen.findByRole('region', { name: 'About' });
+    await waitFor(() => expect(within(about).getByTestId('about-version')).toHaveTextContent('v1.4.0-3-gabc1234'));
+  });
+
+  it('says when there is no backend to ask', async () => {
+    fake.getVersion.mockResolvedValue(null);
+    renderWithStore(<SettingsView />, store());
+    const about = await screen.findByRole('region', { name: 'About' });
+    await waitFor(() => expect(within(about).getByTestId('about-version')).toHaveTextContent('version unknown'));
+  });
+});

@@ -9,6 +9,7 @@ import { useStore } from '../../state/store';
 import { ErrorNote } from '../common/ErrorNote';
 import { Icon } from '../common/Icon';
 import { PrivacySettings } from '../privacy/Privacy';
+import { About } from './About';
 import { McpSettings } from './McpSettings';
 import { SandboxBuild } from './SandboxBuild';
 import './settings.css';
@@ -440,6 +441,8 @@ export function SettingsView() {
           )}
 
           <McpSettings />
+
+          <About />
         </div>
       </div>
     </div>

@@ -3,11 +3,12 @@ import { useActions } from '../../state/actions';
 import { useStore } from '../../state/store';
 import { ErrorNote } from '../common/ErrorNote';
 
-/** Files being loaded, with progress bars, and files that failed, with what to do. */
+/** Files and folders being loaded, with progress bars and a cancel, and those that failed, with what to do. */
 export function LoadPanel() {
   const a = useActions();
   const loads = useStore((s) => s.loads);
   const failures = useStore((s) => s.loadFailures);
+  const cancellable = useStore((s) => s.cancellable);
   const list = Object.entries(loads);
   if (list.length === 0 && failures.length === 0) return null;
   return (
@@ -27,6 +28,16 @@ export function LoadPanel() {
                 {p.rows > 0 && ` · ${formatCount(p.rows)} rows`}
                 {p.totalBytes > 0 && ` · ${formatBytes(p.bytes)} of ${formatBytes(p.totalBytes)}`}
               </span>
+              {cancellable[key] && (
+                <button
+                  type="button"
+                  className="button button--small button--ghost load__cancel"
+                  aria-label={`Cancel loading ${basename(key)}`}
+                  onClick={() => void a.cancelLoad(key)}
+                >
+                  Cancel
+                </button>
+              )}
             </div>
             <div
               className={known ? 'progress' : 'progress progress--indeterminate'}

@@ -65,7 +65,9 @@ describe('Sidebar', () => {
     renderWithStore(<Sidebar />, s);
     fireEvent.click(within(screen.getByTestId('dataset')).getByRole('button', { name: 'Actions for orders' }));
     fireEvent.click(screen.getByRole('menuitem', { name: 'Notes…' }));
-    const dialog = screen.getByTestId('notes-dialog');
+    // The list holds summaries: the dialog opens with the whole dataset, fetched.
+    const dialog = await screen.findByTestId('notes-dialog');
+    expect(fake.getDataset).toHaveBeenCalledWith('orders');
     expect(dialog).toHaveTextContent('Notes on orders');
     fireEvent.change(within(dialog).getByRole('textbox', { name: 'Table note' }), { target: { value: 'Web orders' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save notes' }));

@@ -1,7 +1,8 @@
 import { useMemo, useState } from 'react';
-import type { ChatSummary, Dataset } from '../../api';
+import type { ChatSummary, DatasetSummary } from '../../api';
 import { basename, DATE_GROUPS, dateGroup, rows } from '../../format';
 import { useActions } from '../../state/actions';
+import { useDataset } from '../../hooks/useDataset';
 import { useStore } from '../../state/store';
 import { Icon } from '../common/Icon';
 import { InlineEdit } from '../common/InlineEdit';
@@ -61,15 +62,20 @@ function Datasets() {
   const view = useStore((s) => s.view);
   const [editing, setEditing] = useState<string | null>(null);
   const [noting, setNoting] = useState<string | null>(null);
-  const noted = datasets?.find((d) => d.name === noting);
+  const noted = useDataset(datasets?.find((d) => d.name === noting));
   return (
     <section className="side-section" aria-label="Datasets">
       {noted && <NotesDialog dataset={noted} onClose={() => setNoting(null)} />}
       <div className="side-section__head">
         <span>Datasets</span>
-        <button type="button" className="icon-button" aria-label="Open files" title="Open files (Ctrl+O)" onClick={() => void a.chooseAndOpen()}>
-          <Icon name="plus" />
-        </button>
+        <span className="side-section__actions">
+          <button type="button" className="icon-button" aria-label="Open a folder" title="Open a folder of data files" onClick={() => void a.chooseFolder()}>
+            <Icon name="folder" />
+          </button>
+          <button type="button" className="icon-button" aria-label="Open files" title="Open files (Ctrl+O)" onClick={() => void a.chooseAndOpen()}>
+            <Icon name="plus" />
+          </button>
+        </span>
       </div>
       {datasets !== null && datasets.length === 0 && (
         <div className="side-empty">
@@ -104,7 +110,7 @@ function DatasetItem({
   onEdit,
   onNotes,
 }: {
-  d: Dataset;
+  d: DatasetSummary;
   active: boolean;
   editing: boolean;
   onEdit: (on: boolean) => void;

@@ -1,6 +1,6 @@
 // The workspace's datasets: listing, loading files (with progress), importing, renaming, removing.
 import * as api from '../../api';
-import type { Dataset, ImportProgress, LoadProgress, LoadReport, TextOptions } from '../../api';
+import type { Dataset, FolderInfo, ImportProgress, LoadProgress, LoadReport, TextOptions } from '../../api';
 import { problemOf } from '../problem';
 import type { Store } from '../store';
 import { notify, notifyProblem } from './notices';
@@ -17,15 +17,25 @@ export async function refreshDatasets(store: Store): Promise<void> {
 
 /**
  * openPaths loads files (text files with options, when given) and reports
- * each failure where the loads are shown.
+ * each failure where the loads are shown. Folders among the paths wait for
+ * the choice of how to open them (FolderDialog, then openFolder); the
+ * files load at once.
  */
 export async function openPaths(store: Store, paths: string[], options?: TextOptions): Promise<void> {
   if (paths.length === 0) return;
-  store.set((s) => {
-    const loads = { ...s.loads };
-    for (const p of paths) loads[p] = { file: p, phase: 'starting', percent: 0, rows: 0, bytes: 0, totalBytes: 0 };
-    return { loads, loadFailures: s.loadFailures.filter((f) => !paths.includes(f.file)) };
-  });
+  let folders: FolderInfo[] = [];
+  try {
+    folders = await api.foldersAmong(paths);
+  } catch {
+    // The loads below say what is wrong with each path.
+  }
+  if (folders.length > 0) {
+    store.set((s) => ({ folderChoices: [...s.folderChoices, ...folders.filter((f) => !s.folderChoices.some((c) => c.path === f.path))] }));
+    const isFolder = new Set(folders.map((f) => f.path));
+    paths = paths.filter((p) => !isFolder.has(p) && !isFolder.has(p.replace(/[/\\]+$/, '')));
+    if (paths.length === 0) return;
+  }
+  startLoads(store, paths);
   let reports: LoadReport[] = [];
   try {
     reports = options ? await api.openFilesWith(paths, options) : await api.openFiles(paths);
@@ -36,13 +46,73 @@ export async function openPaths(store: Store, paths: string[], options?: TextOpt
   finishLoads(store, paths, reports);
 }
 
+/** startLoads shows each key as a load starting, which cancelLoad can stop. */
+function startLoads(store: Store, keys: string[]): void {
+  store.set((s) => {
+    const loads = { ...s.loads };
+    const cancellable = { ...s.cancellable };
+    for (const k of keys) {
+      loads[k] = { file: k, phase: 'starting', percent: 0, rows: 0, bytes: 0, totalBytes: 0 };
+      cancellable[k] = true;
+    }
+    return { loads, cancellable, loadFailures: s.loadFailures.filter((f) => !keys.includes(f.file)) };
+  });
+}
+
+/**
+ * openFolder answers the first folder choice: it loads the folder as one
+ * dataset per file, or (asOne) as one dataset called name, with its progress
+ * where loads are shown; null just drops the choice.
+ */
+export async function openFolder(store: Store, choice: { asOne: boolean; name: string } | null): Promise<void> {
+  const folder = store.get().folderChoices[0];
+  if (!folder) return;
+  store.set((s) => ({ folderChoices: s.folderChoices.slice(1) }));
+  if (choice === null) return;
+  startLoads(store, [folder.path]);
+  let reports: LoadReport[] = [];
+  try {
+    reports = await api.openFolder(folder.path, choice.asOne, choice.name);
+  } catch (err) {
+    reports = [{ file: folder.path, error: problemOf(err) } as LoadReport];
+  }
+  finishLoads(store, [folder.path], reports);
+}
+
+/** chooseFolder opens the native folder dialog (desktop), then asks how to open the folder. */
+export async function chooseFolder(store: Store): Promise<void> {
+  if (!api.isDesktop()) {
+    store.set({ pathDialog: true });
+    return;
+  }
+  try {
+    const dir = await api.chooseFolder();
+    if (dir) await openPaths(store, [dir]);
+  } catch (err) {
+    notifyProblem(store, err, 'Could not open the folder dialog');
+  }
+}
+
+/** cancelLoad asks the backend to stop the load shown under key. */
+export async function cancelLoad(store: Store, key: string): Promise<void> {
+  try {
+    await api.cancelLoad(key);
+  } catch (err) {
+    notifyProblem(store, err, 'Could not cancel the load');
+  }
+}
+
 function finishLoads(store: Store, paths: string[], reports: LoadReport[]): void {
   const failures = reports.filter((r) => r.error).map((r) => ({ file: r.file, error: problemOf(r.error) }));
   store.set((s) => {
     const loads = { ...s.loads };
-    for (const p of paths) delete loads[p];
+    const cancellable = { ...s.cancellable };
+    for (const p of paths) {
+      delete loads[p];
+      delete cancellable[p];
+    }
     for (const r of reports) delete loads[r.file];
-    return { loads, loadFailures: [...s.loadFailures, ...failures] };
+    return { loads, cancellable, loadFailures: [...s.loadFailures, ...failures] };
   });
   notifyLoaded(store, 'Loaded', reports.flatMap((r) => r.datasets ?? []));
   void refreshDatasets(store);

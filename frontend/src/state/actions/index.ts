@@ -7,7 +7,20 @@ import { useMemo } from 'react';
 import { useStoreApi, type View } from '../store';
 import { ask, cancelRun, deleteChat, dismissAskError, giveFeedback, openChat, openReport, renameChat, retry } from './chats';
 import { askAbout, refreshConnections, removeConnection, testSaved } from './connections';
-import { chooseAndOpen, closePathDialog, dismissLoadFailure, loadSample, openPaths, refreshDataset, reloadDataset, removeDataset, renameDataset } from './data';
+import {
+  cancelLoad,
+  chooseAndOpen,
+  chooseFolder,
+  closePathDialog,
+  dismissLoadFailure,
+  loadSample,
+  openFolder,
+  openPaths,
+  refreshDataset,
+  reloadDataset,
+  removeDataset,
+  renameDataset,
+} from './data';
 import type { TextOptions } from '../../api';
 import { dismissNotice, notify } from './notices';
 import { buildSandbox, cancelSandboxBuild, dismissSandboxBuild, refreshSettings, refreshStatus } from './settings';
@@ -31,6 +44,9 @@ export function useActions() {
       show: (v: View) => show(store, v),
       openPaths: (paths: string[], options?: TextOptions) => openPaths(store, paths, options),
       chooseAndOpen: () => chooseAndOpen(store),
+      chooseFolder: () => chooseFolder(store),
+      openFolder: (choice: { asOne: boolean; name: string } | null) => openFolder(store, choice),
+      cancelLoad: (key: string) => cancelLoad(store, key),
       loadSample: () => loadSample(store),
       dismissLoadFailure: (file: string) => dismissLoadFailure(store, file),
       renameDataset: (name: string, to: string) => renameDataset(store, name, to),
