@@ -130,7 +130,7 @@ describe('DataGrid', () => {
     await waitFor(() => expect(fake.exportResult).toHaveBeenCalledWith('r1', 'xlsx'));
     fireEvent.click(screen.getByRole('button', { name: 'Parquet' }));
     await waitFor(() => expect(fake.exportResult).toHaveBeenCalledWith('r1', 'parquet'));
-    await waitFor(() => expect(store.get().notices.map((n) => n.message)).toContain('Saved /home/me/result.parquet'));
+    await waitFor(() => expect(store.get().notices.map((n) => n.message)).toContain('Saved 1,000,000 rows to /home/me/result.parquet'));
   });
 
   it('says so when a page cannot be fetched', async () => {
