@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
@@ -145,14 +144,10 @@ func (a *App) datasetsChanged(_ context.Context, ss []catalog.Summary) {
 	a.publish(EventDatasetsChanged, summaryDTOs(ss))
 }
 
-// dataset returns the catalog record of name, or a not_found Error.
+// dataset returns the catalog record of name, or a not_found Error
+// (session.Dataset).
 func dataset(ctx context.Context, ws *workspace.Workspace, name string) (catalog.Dataset, error) {
-	d, err := catalog.Get(ctx, ws.Engine.DB(), name)
-	if errors.Is(err, catalog.ErrNotFound) {
-		return d, &Error{Code: CodeNotFound, Message: fmt.Sprintf("No dataset is called %q.", name),
-			Hint: "It may have been renamed or removed; the sidebar lists the datasets.", Err: err}
-	}
-	return d, err
+	return session.Dataset(ctx, ws, name)
 }
 
 // RenameDataset renames a dataset (its table or view and its record).
@@ -195,7 +190,7 @@ func (a *App) RefreshDataset(name string) error {
 		if _, ok := session.ImportedFrom(d); ok {
 			return a.refreshImport(ctx, ws, d)
 		}
-		if _, err := a.loadFile(ctx, ws, d.Source, storedText(d)); err != nil {
+		if _, err := session.LoadFile(ctx, ws, d.Source, session.StoredText(d), a.loadProgress); err != nil {
 			return err
 		}
 		a.s.Local.Changed(ctx, ws)
