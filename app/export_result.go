@@ -1,8 +1,10 @@
 package app
 
 import (
+	"bufio"
 	"fmt"
 
+	"github.com/loupeapp/loupe/app/session"
 	"github.com/loupeapp/loupe/data/results"
 )
 
@@ -36,7 +38,7 @@ func (a *App) ExportResult(ref, format string) (*string, error) {
 		return nil, wrap(err)
 	}
 	if format == ExportXLSX {
-		err = writeFileAtomic(path, 0o644, func(w *bufWriter) error { return results.WriteXLSX(w, e.Columns, e.Rows) })
+		err = session.WriteFileAtomic(path, 0o644, func(w *bufio.Writer) error { return results.WriteXLSX(w, e.Columns, e.Rows) })
 	} else {
 		err = results.WriteParquet(a.life, path, e.Columns, e.Rows)
 	}

@@ -1,9 +1,11 @@
 package app
 
 import (
+	"bufio"
 	"context"
 	"strings"
 
+	"github.com/loupeapp/loupe/app/session"
 	"github.com/loupeapp/loupe/data/query"
 	"github.com/loupeapp/loupe/data/results"
 	"github.com/loupeapp/loupe/data/workspace"
@@ -113,7 +115,7 @@ func (a *App) ExportCSV(ref string) (*string, error) {
 	// Cells that a spreadsheet would run as formulas are neutralised
 	// (results.SafeCell). The file keeps normal permissions: it is the
 	// user's, in a folder the user chose.
-	err = writeFileAtomic(path, 0o644, func(w *bufWriter) error {
+	err = session.WriteFileAtomic(path, 0o644, func(w *bufio.Writer) error {
 		return results.WriteCSV(w, e.Columns, e.Rows)
 	})
 	if err != nil {
