@@ -2,16 +2,13 @@ package app
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"time"
 
 	"github.com/loupeapp/loupe/app/session"
 	"github.com/loupeapp/loupe/data/catalog"
-	"github.com/loupeapp/loupe/data/duck"
 	"github.com/loupeapp/loupe/data/workspace"
 	"github.com/loupeapp/loupe/tools"
-	"github.com/loupeapp/loupe/tools/profile"
 )
 
 // Event names of the data views.
@@ -202,34 +199,20 @@ func (a *App) RefreshDataset(name string) error {
 func (a *App) PreviewDataset(name string) (*QueryResult, error) {
 	var out *QueryResult
 	err := a.s.Local.Use(func(ctx context.Context, ws *workspace.Workspace) error {
-		if _, err := dataset(ctx, ws, name); err != nil {
-			return err
-		}
 		var err error
-		out, err = a.runQuery(ctx, ws, "SELECT * FROM "+duck.QuoteIdent(name), previewLimits)
+		out, err = queryResult(a.s.PreviewDataset(ctx, ws, name))
 		return err
 	})
 	return out, wrap(err)
 }
 
 // ProfileDataset profiles every column of a dataset: the profile_data
-// tool's display payload (kind "profile").
+// tool's display payload (kind "profile"; session.ProfileDataset).
 func (a *App) ProfileDataset(name string) (*tools.Display, error) {
 	var out *tools.Display
-	err := a.s.Local.Use(func(ctx context.Context, ws *workspace.Workspace) error {
-		if _, err := dataset(ctx, ws, name); err != nil {
-			return err
-		}
-		args, _ := json.Marshal(map[string]string{"table": name})
-		res, err := profile.New(ws, ws.Query).Run(ctx, args)
-		if err != nil {
-			return err
-		}
-		if res.Failed {
-			return newError(CodeInvalid, res.Summary, res.ForModel)
-		}
-		out = &res.Display
-		return nil
+	err := a.s.Local.Use(func(ctx context.Context, ws *workspace.Workspace) (err error) {
+		out, err = session.ProfileDataset(ctx, ws, name)
+		return err
 	})
 	return out, wrap(err)
 }
