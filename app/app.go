@@ -72,7 +72,6 @@ type App struct {
 	choices  *config.Choices // the privacy level chosen per model server
 	recent   *config.Recent
 	status   status.Cache
-	console  consoleQuery // the SQL console's running query (CancelSQL)
 }
 
 // New returns an App ready to be bound. It does no I/O: the workspace opens

@@ -44,7 +44,7 @@ const maxPage = 1000
 func (a *App) RunSQL(sql string) (*QueryResult, error) {
 	var out *QueryResult
 	err := a.s.Local.Use(func(ctx context.Context, ws *workspace.Workspace) error {
-		ctx, done := a.console.start(ctx)
+		ctx, done := a.s.Console.Start(ctx)
 		defer done()
 		var err error
 		out, err = queryResult(a.s.RunQuery(ctx, ws, sql, session.ConsoleLimits))
