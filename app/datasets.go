@@ -2,11 +2,11 @@ package app
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/loupeapp/loupe/app/session"
 	"github.com/loupeapp/loupe/data/catalog"
+	"github.com/loupeapp/loupe/data/remote"
 	"github.com/loupeapp/loupe/data/workspace"
 	"github.com/loupeapp/loupe/tools"
 )
@@ -150,49 +150,26 @@ func dataset(ctx context.Context, ws *workspace.Workspace, name string) (catalog
 // RenameDataset renames a dataset (its table or view and its record).
 // newName must be a plain identifier not taken by another dataset.
 func (a *App) RenameDataset(name, newName string) error {
-	if !session.ValidDatasetName.MatchString(newName) {
-		return newError(CodeInvalid, fmt.Sprintf("%q cannot be a dataset name.", newName),
-			"Use letters, digits and underscores, starting with a letter (at most 63 characters).")
-	}
-	return wrap(a.s.Local.Use(func(ctx context.Context, ws *workspace.Workspace) error {
-		if err := session.RenameDataset(ctx, ws, name, newName); err != nil {
-			return err
-		}
-		a.s.Local.Changed(ctx, ws)
-		return nil
-	}))
+	return wrap(a.s.Rename(name, newName))
 }
 
 // RemoveDataset removes a dataset from the workspace; the user's file is
 // not touched.
 func (a *App) RemoveDataset(name string) error {
-	return wrap(a.s.Local.Use(func(ctx context.Context, ws *workspace.Workspace) error {
-		if err := session.RemoveDataset(ctx, ws, name); err != nil {
-			return err
-		}
-		a.s.Local.Changed(ctx, ws)
-		return nil
-	}))
+	return wrap(a.s.Remove(name))
 }
 
 // RefreshDataset loads a dataset's file again (keeping its name), with
 // load:progress events; a dataset imported from a connection runs its
-// query there again, with import:progress events (see refreshImport).
+// query there again, with import:progress events (session.Refresh).
 func (a *App) RefreshDataset(name string) error {
-	return wrap(a.s.Local.Use(func(ctx context.Context, ws *workspace.Workspace) error {
-		d, err := dataset(ctx, ws, name)
-		if err != nil {
-			return err
-		}
-		if _, ok := session.ImportedFrom(d); ok {
-			return a.refreshImport(ctx, ws, d)
-		}
-		if _, err := session.LoadFile(ctx, ws, d.Source, session.StoredText(d), a.loadProgress); err != nil {
-			return err
-		}
-		a.s.Local.Changed(ctx, ws)
-		return nil
-	}))
+	conn, err := a.s.Refresh(name, a.loadProgress, func(conn string, rowLimit int) func(remote.ImportProgress) {
+		return a.importProgress(conn, name, rowLimit)
+	})
+	if conn != "" && err != nil {
+		return wrap(importError(err, conn, name))
+	}
+	return wrap(err)
 }
 
 // PreviewDataset returns the first rows of a dataset, through the guard.
