@@ -138,16 +138,9 @@ func (a *App) SaveConnection(in ConnectionInput) (*Connection, error) {
 	if err != nil {
 		return nil, err
 	}
-	warning, err := a.s.SaveConnection(p, pw, strings.TrimSpace(in.Previous))
+	p, ps, warning, err := a.s.SaveAndRead(p, pw, strings.TrimSpace(in.Previous))
 	if err != nil {
 		return nil, connError(err)
-	}
-	ps, err := a.s.Conns.Profiles()
-	if err != nil {
-		return nil, err
-	}
-	if p, err = ps.Get(p.Name); err != nil {
-		return nil, wrap(err)
 	}
 	c, err := a.connectionDTO(ps, p)
 	if err != nil {
@@ -184,18 +177,9 @@ func (a *App) TestConnectionInput(in ConnectionInput) (*ConnectionCheck, error) 
 	if err != nil {
 		return nil, err
 	}
-	password := ""
-	switch {
-	case pw != nil:
-		password = *pw
-	case p.Kind != remote.SQLite:
-		stored := strings.TrimSpace(in.Previous)
-		if stored == "" {
-			stored = p.Name
-		}
-		if password, err = a.s.Conns.Password(stored); err != nil {
-			return nil, err
-		}
+	password, err := a.s.Conns.TestPassword(p, pw, strings.TrimSpace(in.Previous))
+	if err != nil {
+		return nil, err
 	}
 	return a.testProfile(p, password, false)
 }
