@@ -1,11 +1,7 @@
 package app
 
 import (
-	"os"
-	"path/filepath"
-
 	"github.com/loupeapp/loupe/app/session"
-	"github.com/loupeapp/loupe/data/load"
 )
 
 // FolderInfo is a folder among the paths the user opened (dropped, chosen
@@ -23,22 +19,10 @@ type FolderInfo struct {
 // load.Folder finds in it; files and paths that do not exist are left
 // out (OpenFiles reports those).
 func (a *App) FoldersAmong(paths []string) ([]FolderInfo, error) {
-	out := []FolderInfo{}
-	for _, p := range paths {
-		abs, err := filepath.Abs(p)
-		if err != nil {
-			continue
-		}
-		if info, err := os.Stat(abs); err != nil || !info.IsDir() {
-			continue
-		}
-		f := FolderInfo{Path: abs, Name: filepath.Base(abs)}
-		files, skipped, err := load.Folder(abs)
-		f.Files, f.Skipped = len(files), skipped
-		if err != nil {
-			f.Error = AsError(err)
-		}
-		out = append(out, f)
+	fs := session.FoldersAmong(paths)
+	out := make([]FolderInfo, len(fs))
+	for i, f := range fs {
+		out[i] = FolderInfo{Path: f.Path, Files: f.Files, Skipped: f.Skipped, Name: f.Name, Error: AsError(f.Err)}
 	}
 	return out, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/loupeapp/loupe/data/catalog"
@@ -204,4 +205,34 @@ func (s *Session) ReloadText(name string, text load.TextOptions, send func(load.
 		return nil
 	})
 	return out, err
+}
+
+// Folder is a folder among the paths the user opened, with what
+// load.Folder finds in it: the data files directly inside (subfolders are
+// not read), the other entries left out, and why it cannot be opened at
+// all (Err).
+type Folder struct {
+	Path    string
+	Name    string // the folder's name: the one dataset's, unless changed
+	Files   int
+	Skipped int
+	Err     error
+}
+
+// FoldersAmong returns the folders among paths, in order; files and paths
+// that do not exist are left out (loading them reports those).
+func FoldersAmong(paths []string) []Folder {
+	out := []Folder{}
+	for _, p := range paths {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			continue
+		}
+		if info, err := os.Stat(abs); err != nil || !info.IsDir() {
+			continue
+		}
+		files, skipped, err := load.Folder(abs)
+		out = append(out, Folder{Path: abs, Name: filepath.Base(abs), Files: len(files), Skipped: skipped, Err: err})
+	}
+	return out
 }
