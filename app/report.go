@@ -106,16 +106,9 @@ func reportView(ctx context.Context, st *store.Store, chatID string, rep *report
 // read from the conversation store, so a conversation reopened after a
 // restart shows its report.
 func (a *App) GetReport(chatID, runID string) (*Report, error) {
-	st, err := a.s.Chats.Store()
-	if err != nil {
-		return nil, err
-	}
-	if _, _, err := a.s.Chats.Turn(a.life, chatID, runID); err != nil {
-		return nil, err
-	}
-	s, err := session.ReportOfRun(a.life, st, runID)
+	s, st, err := a.s.ReportOfTurn(a.life, chatID, runID)
 	if err != nil || s == nil {
-		return nil, wrap(err)
+		return nil, err
 	}
 	view, err := reportView(a.life, st, chatID, s.Report)
 	return view, wrap(err)

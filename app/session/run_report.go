@@ -90,3 +90,18 @@ func (s *Session) WriteRunReport(ctx context.Context, r RunReport) (*StoredRepor
 	}
 	return written, st, nil
 }
+
+// ReportOfTurn is the report last written from the answer of runID in
+// conversation chatID (nil when none was written), read from the store,
+// so that a conversation reopened after a restart shows its report.
+func (s *Session) ReportOfTurn(ctx context.Context, chatID, runID string) (*StoredReport, *store.Store, error) {
+	st, err := s.Chats.Store()
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, _, err := s.Chats.Turn(ctx, chatID, runID); err != nil {
+		return nil, nil, err
+	}
+	r, err := ReportOfRun(ctx, st, runID)
+	return r, st, Wrap(err)
+}
