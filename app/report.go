@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/loupeapp/loupe/agent/report"
@@ -127,16 +126,9 @@ func (a *App) ExportReport(runID, format string) (*string, error) {
 	default:
 		return nil, newError(CodeInvalid, fmt.Sprintf("Unknown export format %q.", format), `Use "folder" or "html".`)
 	}
-	st, err := a.s.Chats.Store()
+	s, st, err := a.s.ReportToExport(a.life, runID)
 	if err != nil {
 		return nil, err
-	}
-	s, err := session.ReportOfRun(a.life, st, runID)
-	if errors.Is(err, store.ErrNotFound) || (err == nil && s == nil) {
-		return nil, newError(CodeNotFound, "No report was written for this run.", "Write the report first.")
-	}
-	if err != nil {
-		return nil, wrap(err)
 	}
 	name := session.Slug(s.Report.Title)
 	kind := session.ExportHTML
@@ -151,16 +143,9 @@ func (a *App) ExportReport(runID, format string) (*string, error) {
 	if err != nil || path == "" {
 		return nil, wrap(err)
 	}
-	files, err := session.Export(a.life, st, s, kind, path)
-	out := files.HTML
-	if kind == session.ExportFolder {
-		out = files.Dir
-	}
-	if out == "" {
-		return nil, wrap(err)
-	}
-	if err != nil { // written, but not recorded with the report
-		a.log.Error("record a report export", "run", runID, "err", err)
+	out, err := a.s.ExportTo(a.life, st, runID, s, kind, path)
+	if err != nil {
+		return nil, err
 	}
 	return &out, nil
 }
