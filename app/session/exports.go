@@ -1,10 +1,12 @@
 package session
 
 import (
+	"bufio"
 	"context"
 	"errors"
 
 	"github.com/loupeapp/loupe/data/export"
+	"github.com/loupeapp/loupe/data/results"
 	"github.com/loupeapp/loupe/data/store"
 	"github.com/loupeapp/loupe/data/workspace"
 )
@@ -73,4 +75,27 @@ func (s *Session) ExportTo(ctx context.Context, st *store.Store, runID string, r
 		s.Log.Error("record a report export", "run", runID, "err", err)
 	}
 	return out, nil
+}
+
+// Result export formats beside CSV.
+const (
+	ExportXLSX    = "xlsx"
+	ExportParquet = "parquet"
+)
+
+// WriteResult writes the rows held of the result e to path as format
+// (ExportXLSX: one sheet of typed cells, written whole or not at all;
+// ExportParquet: every column with its SQL type); a file that cannot be
+// written is CodeFile.
+func WriteResult(ctx context.Context, e *results.Entry, format, path string) error {
+	var err error
+	if format == ExportXLSX {
+		err = WriteFileAtomic(path, 0o644, func(w *bufio.Writer) error { return results.WriteXLSX(w, e.Columns, e.Rows) })
+	} else {
+		err = results.WriteParquet(ctx, path, e.Columns, e.Rows)
+	}
+	if err != nil {
+		return FileError(path, "cannot write the "+format+" file", err)
+	}
+	return nil
 }
