@@ -110,29 +110,19 @@ func datasetDTOs(ds []catalog.Dataset) []Dataset {
 // decoding their records: a workspace of thousands lists in milliseconds.
 // GetDataset returns one whole, with its columns.
 func (a *App) ListDatasets() ([]DatasetSummary, error) {
-	var out []DatasetSummary
-	err := a.s.Local.Use(func(ctx context.Context, ws *workspace.Workspace) error {
-		ss, err := ws.Summaries(ctx)
-		out = summaryDTOs(ss)
-		return err
-	})
-	return out, wrap(err)
+	ss, err := a.s.Summaries()
+	return summaryDTOs(ss), wrap(err)
 }
 
 // GetDataset returns the dataset called name with its columns and their
 // statistics; an unknown name is a not_found Error.
 func (a *App) GetDataset(name string) (*Dataset, error) {
-	var out *Dataset
-	err := a.s.Local.Use(func(ctx context.Context, ws *workspace.Workspace) error {
-		d, err := dataset(ctx, ws, name)
-		if err != nil {
-			return err
-		}
-		dto := datasetDTO(d)
-		out = &dto
-		return nil
-	})
-	return out, wrap(err)
+	d, err := a.s.GetDataset(name)
+	if err != nil {
+		return nil, wrap(err)
+	}
+	dto := datasetDTO(d)
+	return &dto, nil
 }
 
 // datasetsChanged tells the frontend the list changed, with the new

@@ -236,3 +236,25 @@ func FoldersAmong(paths []string) []Folder {
 	}
 	return out
 }
+
+// GetDataset is the catalog record of the workspace's dataset name, with
+// its columns and their statistics; an unknown name is CodeNotFound.
+func (s *Session) GetDataset(name string) (catalog.Dataset, error) {
+	var d catalog.Dataset
+	err := s.Local.Use(func(ctx context.Context, ws *workspace.Workspace) (err error) {
+		d, err = Dataset(ctx, ws, name)
+		return err
+	})
+	return d, err
+}
+
+// Summaries are the workspace's datasets' summaries, by name, read
+// without decoding their records.
+func (s *Session) Summaries() ([]catalog.Summary, error) {
+	var ss []catalog.Summary
+	err := s.Local.Use(func(ctx context.Context, ws *workspace.Workspace) (err error) {
+		ss, err = ws.Summaries(ctx)
+		return err
+	})
+	return ss, err
+}
