@@ -83,19 +83,11 @@ type ConnectionCheck struct {
 	Role *remote.RoleWarning `json:"role,omitempty"`
 }
 
-func (a *App) connectionDTO(ps *remote.Store, p remote.Profile) (Connection, error) {
-	c := Connection{Name: p.Name, Kind: string(p.Kind), Host: p.Host, Port: p.Port, Database: p.Database,
+func (a *App) connectionDTO(ps *remote.Store, p remote.Profile) (c Connection, err error) {
+	c = Connection{Name: p.Name, Kind: string(p.Kind), Host: p.Host, Port: p.Port, Database: p.Database,
 		User: p.User, TLS: string(p.TLS), Path: p.Path, URL: p.URL()}
-	if p.Kind != remote.SQLite {
-		_, warning, err := a.opts.Keychain.Get(p.Name)
-		c.HasPassword, c.Warning = err == nil, warning
-	}
-	role, err := ps.Role(p.Name)
-	if err != nil {
-		return c, wrap(err)
-	}
-	c.Role = role
-	return c, nil
+	c.HasPassword, c.Warning, c.Role, err = a.s.Conns.Stored(ps, p)
+	return c, err
 }
 
 // ListConnections returns the saved connections, by name, without their

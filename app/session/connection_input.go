@@ -34,3 +34,15 @@ func (s *Session) SaveAndRead(p remote.Profile, pw *string, previous string) (re
 	p, err = ps.Get(p.Name)
 	return p, ps, warning, Wrap(err)
 }
+
+// Stored is what is kept beside the saved connection p in ps: whether a
+// password is stored for it (never for SQLite) with the warning when that
+// is weaker than the OS keychain, and the role warning of its last test.
+func (c *Connections) Stored(ps *remote.Store, p remote.Profile) (hasPassword bool, warning string, role *remote.RoleWarning, err error) {
+	if p.Kind != remote.SQLite {
+		_, w, err := c.Keychain.Get(p.Name)
+		hasPassword, warning = err == nil, w
+	}
+	role, err = ps.Role(p.Name)
+	return hasPassword, warning, role, Wrap(err)
+}
