@@ -62,7 +62,7 @@ type App struct {
 	// context from it, so Shutdown cancels them all.
 	life context.Context
 	stop context.CancelFunc
-	work sync.WaitGroup // background work Shutdown waits for
+	bg   *session.Background // the work Shutdown waits for
 
 	mu    sync.Mutex
 	wails context.Context // the Wails context between Startup and Shutdown, else nil
@@ -72,7 +72,6 @@ type App struct {
 	choices  *config.Choices // the privacy level chosen per model server
 	recent   *config.Recent
 	status   status.Cache
-	console  consoleQuery // the SQL console's running query (CancelSQL)
 }
 
 // New returns an App ready to be bound. It does no I/O: the workspace opens
@@ -89,7 +88,7 @@ func New(o Options) *App {
 		log = slog.Default()
 	}
 	life, stop := context.WithCancel(context.Background())
-	a := &App{opts: o, log: log.With("subsystem", "app"), life: life, stop: stop}
+	a := &App{opts: o, log: log.With("subsystem", "app"), life: life, stop: stop, bg: session.NewBackground(life)}
 	runs := session.NewRuns()
 	local := session.NewLocal(life, o.WorkspaceDir, a.configDir, a.log)
 	local.Embedding, local.OnChange = a.embedding, a.datasetsChanged
@@ -136,11 +135,7 @@ func Warm(a *App) {
 // It is safe to call without a prior Startup, and more than once.
 func (a *App) Shutdown(context.Context) {
 	a.stop()
-	done := make(chan struct{})
-	go func() { a.work.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(3 * time.Second):
+	if !a.bg.Wait(3 * time.Second) {
 		a.log.Warn("shutdown: background work still running after 3 s")
 	}
 	a.s.Local.Close()
@@ -149,21 +144,10 @@ func (a *App) Shutdown(context.Context) {
 	a.mu.Unlock()
 }
 
-// background runs fn in a goroutine with the app's lifetime context and
-// makes Shutdown wait for it. Work started after Shutdown is not run.
-func (a *App) background(fn func(ctx context.Context)) bool {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.life.Err() != nil {
-		return false
-	}
-	a.work.Add(1)
-	go func() {
-		defer a.work.Done()
-		fn(a.life)
-	}()
-	return true
-}
+// background runs fn in the background within the app's lifetime, and
+// makes Shutdown wait for it (session.Background). Work started after
+// Shutdown is not run.
+func (a *App) background(fn func(ctx context.Context)) bool { return a.bg.Go(fn) }
 
 // publish sends the event name with data to the frontend: the window (once
 // Startup ran and until Shutdown) and Options.Emit. Callers need not know

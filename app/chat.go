@@ -1,7 +1,6 @@
 package app
 
 import (
-	"strings"
 	"time"
 
 	"github.com/loupeapp/loupe/agent"
@@ -48,13 +47,9 @@ func summaryOf(c store.Conversation) ChatSummary {
 
 // ListChats returns the conversations, most recently updated first.
 func (a *App) ListChats() ([]ChatSummary, error) {
-	st, err := a.s.Chats.Store()
+	list, err := a.s.Chats.List(a.life)
 	if err != nil {
 		return nil, err
-	}
-	list, err := st.Conversations(a.life)
-	if err != nil {
-		return nil, wrap(err)
 	}
 	out := make([]ChatSummary, len(list))
 	for i, c := range list {
@@ -65,34 +60,16 @@ func (a *App) ListChats() ([]ChatSummary, error) {
 
 // NewChat starts an empty conversation.
 func (a *App) NewChat() (*ChatSummary, error) {
-	st, err := a.s.Chats.Store()
+	c, err := a.s.NewChat(a.life)
 	if err != nil {
 		return nil, err
-	}
-	dir, _ := a.s.Local.Dir() // Store resolved it
-	c, err := st.CreateConversation(a.life, "", dir)
-	if err != nil {
-		return nil, wrap(err)
 	}
 	s := summaryOf(*c)
 	return &s, nil
 }
 
 // RenameChat renames a conversation.
-func (a *App) RenameChat(id, name string) error {
-	name = strings.TrimSpace(name)
-	if name == "" {
-		return newError(CodeInvalid, "A conversation needs a name.", "Type a few words.")
-	}
-	st, err := a.s.Chats.Store()
-	if err != nil {
-		return err
-	}
-	if err := st.Rename(a.life, id, name); err != nil {
-		return storeError(err, id)
-	}
-	return nil
-}
+func (a *App) RenameChat(id, name string) error { return a.s.Chats.Rename(a.life, id, name) }
 
 // DeleteChat deletes a conversation, stopping its run if one is going.
 func (a *App) DeleteChat(id string) error {

@@ -83,19 +83,11 @@ type ConnectionCheck struct {
 	Role *remote.RoleWarning `json:"role,omitempty"`
 }
 
-func (a *App) connectionDTO(ps *remote.Store, p remote.Profile) (Connection, error) {
-	c := Connection{Name: p.Name, Kind: string(p.Kind), Host: p.Host, Port: p.Port, Database: p.Database,
+func (a *App) connectionDTO(ps *remote.Store, p remote.Profile) (c Connection, err error) {
+	c = Connection{Name: p.Name, Kind: string(p.Kind), Host: p.Host, Port: p.Port, Database: p.Database,
 		User: p.User, TLS: string(p.TLS), Path: p.Path, URL: p.URL()}
-	if p.Kind != remote.SQLite {
-		_, warning, err := a.opts.Keychain.Get(p.Name)
-		c.HasPassword, c.Warning = err == nil, warning
-	}
-	role, err := ps.Role(p.Name)
-	if err != nil {
-		return c, wrap(err)
-	}
-	c.Role = role
-	return c, nil
+	c.HasPassword, c.Warning, c.Role, err = a.s.Conns.Stored(ps, p)
+	return c, err
 }
 
 // ListConnections returns the saved connections, by name, without their
@@ -138,16 +130,9 @@ func (a *App) SaveConnection(in ConnectionInput) (*Connection, error) {
 	if err != nil {
 		return nil, err
 	}
-	warning, err := a.s.SaveConnection(p, pw, strings.TrimSpace(in.Previous))
+	p, ps, warning, err := a.s.SaveAndRead(p, pw, strings.TrimSpace(in.Previous))
 	if err != nil {
 		return nil, connError(err)
-	}
-	ps, err := a.s.Conns.Profiles()
-	if err != nil {
-		return nil, err
-	}
-	if p, err = ps.Get(p.Name); err != nil {
-		return nil, wrap(err)
 	}
 	c, err := a.connectionDTO(ps, p)
 	if err != nil {
@@ -184,18 +169,9 @@ func (a *App) TestConnectionInput(in ConnectionInput) (*ConnectionCheck, error) 
 	if err != nil {
 		return nil, err
 	}
-	password := ""
-	switch {
-	case pw != nil:
-		password = *pw
-	case p.Kind != remote.SQLite:
-		stored := strings.TrimSpace(in.Previous)
-		if stored == "" {
-			stored = p.Name
-		}
-		if password, err = a.s.Conns.Password(stored); err != nil {
-			return nil, err
-		}
+	password, err := a.s.Conns.TestPassword(p, pw, strings.TrimSpace(in.Previous))
+	if err != nil {
+		return nil, err
 	}
 	return a.testProfile(p, password, false)
 }

@@ -1,15 +1,12 @@
 package app
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/loupeapp/loupe/app/session"
-	"github.com/loupeapp/loupe/data/catalog"
 	"github.com/loupeapp/loupe/data/remote"
-	"github.com/loupeapp/loupe/data/workspace"
 )
 
 // EventImportProgress carries an ImportProgress.
@@ -44,17 +41,6 @@ func (a *App) ImportQuery(name, sql, table string, rowLimit int, replace bool) (
 	}
 	out := datasetDTO(d)
 	return &out, nil
-}
-
-// refreshImport runs again the query the dataset d was imported with
-// (session.RefreshImport), with import:progress events.
-func (a *App) refreshImport(ctx context.Context, ws *workspace.Workspace, d catalog.Dataset) error {
-	conn, _ := session.ImportedFrom(d)
-	err := a.s.RefreshImport(ctx, ws, d, a.importProgress(conn, d.Name, int(d.MaxRows)))
-	if err != nil {
-		return importError(err, conn, d.Name)
-	}
-	return nil
 }
 
 // CancelImport stops the import into table, if one is going; the

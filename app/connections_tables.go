@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/loupeapp/loupe/app/retrieve"
-	"github.com/loupeapp/loupe/data/remote"
 )
 
 // remote returns the open connection name (session.Connections.Open)
@@ -49,34 +48,17 @@ type ConnectionColumn struct {
 // one) and returns its tables and views, with the user's notes on them.
 // refresh reads the schema again, for tables added since.
 func (a *App) ConnectionTables(name string, refresh bool) (*ConnectionSchema, error) {
-	if refresh {
-		a.s.Conns.Pool.Evict(name)
-	}
-	r, release, err := a.remote(a.life, name)
+	l, err := a.s.Conns.ListTables(a.life, name, refresh)
 	if err != nil {
-		return nil, err
+		return nil, connError(err)
 	}
-	defer release()
-	notes, err := a.s.Conns.Notes(name)
-	if err != nil {
-		return nil, err
-	}
-	schemas := map[string]bool{}
-	for _, t := range r.Schema.Tables {
-		schemas[t.Schema] = true
-	}
-	d := r.Source.Dialect()
-	out := &ConnectionSchema{Name: name, Dialect: d.Name, Version: d.Version, Database: r.Schema.Database,
-		Tables: make([]ConnectionTable, len(r.Schema.Tables))}
-	for i, t := range r.Schema.Tables {
-		tn := notes.Of(&t)
-		ct := ConnectionTable{Name: t.Name, Schema: t.Schema, Kind: t.Kind, Rows: t.Rows, Comment: t.Comment, Note: tn.Note,
+	out := &ConnectionSchema{Name: name, Dialect: l.Dialect.Name, Version: l.Dialect.Version, Database: l.Database,
+		Tables: make([]ConnectionTable, len(l.Tables))}
+	for i, t := range l.Tables {
+		ct := ConnectionTable{Name: t.Name, Schema: t.Schema, Kind: t.Kind, Rows: t.Rows, Comment: t.Comment, Note: t.Notes.Note,
 			Columns: make([]ConnectionColumn, len(t.Columns))}
-		if len(schemas) > 1 {
-			ct.Name = t.QualifiedName()
-		}
 		for j, c := range t.Columns {
-			ct.Columns[j] = ConnectionColumn{Name: c.Name, Type: c.Type, Comment: c.Comment, Note: tn.Columns[c.Name]}
+			ct.Columns[j] = ConnectionColumn{Name: c.Name, Type: c.Type, Comment: c.Comment, Note: t.Notes.Columns[c.Name]}
 		}
 		out.Tables[i] = ct
 	}
@@ -86,16 +68,9 @@ func (a *App) ConnectionTables(name string, refresh bool) (*ConnectionSchema, er
 // NewConnectionChat starts an empty conversation about a saved
 // connection: its questions run on that database (see Ask).
 func (a *App) NewConnectionChat(name string) (*ChatSummary, error) {
-	if _, err := a.s.Conns.Profile(name); err != nil {
-		return nil, err
-	}
-	st, err := a.s.Chats.Store()
+	c, err := a.s.NewConnectionChat(a.life, name)
 	if err != nil {
 		return nil, err
-	}
-	c, err := st.CreateConversation(a.life, "", remote.Label(name))
-	if err != nil {
-		return nil, wrap(err)
 	}
 	s := summaryOf(*c)
 	return &s, nil

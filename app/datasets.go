@@ -2,17 +2,13 @@ package app
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
 	"time"
 
 	"github.com/loupeapp/loupe/app/session"
 	"github.com/loupeapp/loupe/data/catalog"
-	"github.com/loupeapp/loupe/data/duck"
+	"github.com/loupeapp/loupe/data/remote"
 	"github.com/loupeapp/loupe/data/workspace"
 	"github.com/loupeapp/loupe/tools"
-	"github.com/loupeapp/loupe/tools/profile"
 )
 
 // Event names of the data views.
@@ -114,29 +110,19 @@ func datasetDTOs(ds []catalog.Dataset) []Dataset {
 // decoding their records: a workspace of thousands lists in milliseconds.
 // GetDataset returns one whole, with its columns.
 func (a *App) ListDatasets() ([]DatasetSummary, error) {
-	var out []DatasetSummary
-	err := a.s.Local.Use(func(ctx context.Context, ws *workspace.Workspace) error {
-		ss, err := ws.Summaries(ctx)
-		out = summaryDTOs(ss)
-		return err
-	})
-	return out, wrap(err)
+	ss, err := a.s.Summaries()
+	return summaryDTOs(ss), wrap(err)
 }
 
 // GetDataset returns the dataset called name with its columns and their
 // statistics; an unknown name is a not_found Error.
 func (a *App) GetDataset(name string) (*Dataset, error) {
-	var out *Dataset
-	err := a.s.Local.Use(func(ctx context.Context, ws *workspace.Workspace) error {
-		d, err := dataset(ctx, ws, name)
-		if err != nil {
-			return err
-		}
-		dto := datasetDTO(d)
-		out = &dto
-		return nil
-	})
-	return out, wrap(err)
+	d, err := a.s.GetDataset(name)
+	if err != nil {
+		return nil, wrap(err)
+	}
+	dto := datasetDTO(d)
+	return &dto, nil
 }
 
 // datasetsChanged tells the frontend the list changed, with the new
@@ -145,96 +131,55 @@ func (a *App) datasetsChanged(_ context.Context, ss []catalog.Summary) {
 	a.publish(EventDatasetsChanged, summaryDTOs(ss))
 }
 
-// dataset returns the catalog record of name, or a not_found Error.
+// dataset returns the catalog record of name, or a not_found Error
+// (session.Dataset).
 func dataset(ctx context.Context, ws *workspace.Workspace, name string) (catalog.Dataset, error) {
-	d, err := catalog.Get(ctx, ws.Engine.DB(), name)
-	if errors.Is(err, catalog.ErrNotFound) {
-		return d, &Error{Code: CodeNotFound, Message: fmt.Sprintf("No dataset is called %q.", name),
-			Hint: "It may have been renamed or removed; the sidebar lists the datasets.", Err: err}
-	}
-	return d, err
+	return session.Dataset(ctx, ws, name)
 }
 
 // RenameDataset renames a dataset (its table or view and its record).
 // newName must be a plain identifier not taken by another dataset.
 func (a *App) RenameDataset(name, newName string) error {
-	if !session.ValidDatasetName.MatchString(newName) {
-		return newError(CodeInvalid, fmt.Sprintf("%q cannot be a dataset name.", newName),
-			"Use letters, digits and underscores, starting with a letter (at most 63 characters).")
-	}
-	return wrap(a.s.Local.Use(func(ctx context.Context, ws *workspace.Workspace) error {
-		if err := session.RenameDataset(ctx, ws, name, newName); err != nil {
-			return err
-		}
-		a.s.Local.Changed(ctx, ws)
-		return nil
-	}))
+	return wrap(a.s.Rename(name, newName))
 }
 
 // RemoveDataset removes a dataset from the workspace; the user's file is
 // not touched.
 func (a *App) RemoveDataset(name string) error {
-	return wrap(a.s.Local.Use(func(ctx context.Context, ws *workspace.Workspace) error {
-		if err := session.RemoveDataset(ctx, ws, name); err != nil {
-			return err
-		}
-		a.s.Local.Changed(ctx, ws)
-		return nil
-	}))
+	return wrap(a.s.Remove(name))
 }
 
 // RefreshDataset loads a dataset's file again (keeping its name), with
 // load:progress events; a dataset imported from a connection runs its
-// query there again, with import:progress events (see refreshImport).
+// query there again, with import:progress events (session.Refresh).
 func (a *App) RefreshDataset(name string) error {
-	return wrap(a.s.Local.Use(func(ctx context.Context, ws *workspace.Workspace) error {
-		d, err := dataset(ctx, ws, name)
-		if err != nil {
-			return err
-		}
-		if _, ok := session.ImportedFrom(d); ok {
-			return a.refreshImport(ctx, ws, d)
-		}
-		if _, err := a.loadFile(ctx, ws, d.Source, storedText(d)); err != nil {
-			return err
-		}
-		a.s.Local.Changed(ctx, ws)
-		return nil
-	}))
+	conn, err := a.s.Refresh(name, a.loadProgress, func(conn string, rowLimit int) func(remote.ImportProgress) {
+		return a.importProgress(conn, name, rowLimit)
+	})
+	if conn != "" && err != nil {
+		return wrap(importError(err, conn, name))
+	}
+	return wrap(err)
 }
 
 // PreviewDataset returns the first rows of a dataset, through the guard.
 func (a *App) PreviewDataset(name string) (*QueryResult, error) {
 	var out *QueryResult
 	err := a.s.Local.Use(func(ctx context.Context, ws *workspace.Workspace) error {
-		if _, err := dataset(ctx, ws, name); err != nil {
-			return err
-		}
 		var err error
-		out, err = a.runQuery(ctx, ws, "SELECT * FROM "+duck.QuoteIdent(name), previewLimits)
+		out, err = queryResult(a.s.PreviewDataset(ctx, ws, name))
 		return err
 	})
 	return out, wrap(err)
 }
 
 // ProfileDataset profiles every column of a dataset: the profile_data
-// tool's display payload (kind "profile").
+// tool's display payload (kind "profile"; session.ProfileDataset).
 func (a *App) ProfileDataset(name string) (*tools.Display, error) {
 	var out *tools.Display
-	err := a.s.Local.Use(func(ctx context.Context, ws *workspace.Workspace) error {
-		if _, err := dataset(ctx, ws, name); err != nil {
-			return err
-		}
-		args, _ := json.Marshal(map[string]string{"table": name})
-		res, err := profile.New(ws, ws.Query).Run(ctx, args)
-		if err != nil {
-			return err
-		}
-		if res.Failed {
-			return newError(CodeInvalid, res.Summary, res.ForModel)
-		}
-		out = &res.Display
-		return nil
+	err := a.s.Local.Use(func(ctx context.Context, ws *workspace.Workspace) (err error) {
+		out, err = session.ProfileDataset(ctx, ws, name)
+		return err
 	})
 	return out, wrap(err)
 }

@@ -3,13 +3,14 @@ package app
 import (
 	"fmt"
 
+	"github.com/loupeapp/loupe/app/session"
 	"github.com/loupeapp/loupe/data/results"
 )
 
 // Result export formats beside CSV (ExportCSV).
 const (
-	ExportXLSX    = "xlsx"
-	ExportParquet = "parquet"
+	ExportXLSX    = session.ExportXLSX
+	ExportParquet = session.ExportParquet
 )
 
 // ExportResult saves the rows held of a result (console, answer) through
@@ -35,13 +36,8 @@ func (a *App) ExportResult(ref, format string) (*string, error) {
 	if err != nil || path == "" {
 		return nil, wrap(err)
 	}
-	if format == ExportXLSX {
-		err = writeFileAtomic(path, 0o644, func(w *bufWriter) error { return results.WriteXLSX(w, e.Columns, e.Rows) })
-	} else {
-		err = results.WriteParquet(a.life, path, e.Columns, e.Rows)
-	}
-	if err != nil {
-		return nil, fileError(path, "cannot write the "+format+" file", err)
+	if err := session.WriteResult(a.life, e, format, path); err != nil {
+		return nil, err
 	}
 	return &path, nil
 }

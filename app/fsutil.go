@@ -1,66 +1,6 @@
 package app
 
-import (
-	"bufio"
-	"os"
-	"path/filepath"
-
-	"github.com/loupeapp/loupe/app/session"
-)
-
-// bufWriter is what writeFileAtomic hands its writer function.
-type bufWriter = bufio.Writer
-
-// writeFileAtomic writes path whole or not at all: into a temporary file
-// beside it, synced, then renamed over it. A folder it has to create is
-// private (0700) when the file is (no group or other bits in perm: the
-// app's own files, such as settings), ordinary (0755) otherwise (exports
-// into the user's folders).
-func writeFileAtomic(path string, perm os.FileMode, write func(w *bufWriter) error) (err error) {
-	dir := filepath.Dir(path)
-	dirMode := os.FileMode(0o755)
-	if perm&0o077 == 0 {
-		dirMode = 0o700
-	}
-	if err := os.MkdirAll(dir, dirMode); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			_ = f.Close()
-			_ = os.Remove(f.Name())
-		}
-	}()
-	w := bufio.NewWriter(f)
-	if err = write(w); err != nil {
-		return err
-	}
-	if err = w.Flush(); err != nil {
-		return err
-	}
-	if err = f.Chmod(perm); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
-}
-
-// writeBytesAtomic is writeFileAtomic of b.
-func writeBytesAtomic(path string, perm os.FileMode, b []byte) error {
-	return writeFileAtomic(path, perm, func(w *bufWriter) error {
-		_, err := w.Write(b)
-		return err
-	})
-}
+import "github.com/loupeapp/loupe/app/session"
 
 // fileError is a file the app could not write, with what to do.
 func fileError(path, problem string, err error) *Error { return session.FileError(path, problem, err) }

@@ -1,11 +1,9 @@
 package app
 
 import (
-	"context"
-	"time"
-
 	"github.com/loupeapp/loupe/agent/llm"
 	"github.com/loupeapp/loupe/app/config"
+	"github.com/loupeapp/loupe/app/session"
 )
 
 // EventModelPull carries a PullProgress while a model downloads.
@@ -45,11 +43,13 @@ func (a *App) ListModels() ([]ModelInfo, error) {
 	if err != nil {
 		return nil, wrap(err)
 	}
-	ctx, cancel := context.WithTimeout(a.life, 20*time.Second)
-	defer cancel()
-	models, err := config.Models(ctx, p)
+	return modelInfos(session.ListModels(a.life, p))
+}
+
+// modelInfos are the ModelInfos of models listed (session.ListModels).
+func modelInfos(models []config.ModelInfo, err error) ([]ModelInfo, error) {
 	if err != nil {
-		return nil, wrap(err)
+		return nil, err
 	}
 	out := make([]ModelInfo, 0, len(models))
 	for _, m := range models {

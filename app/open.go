@@ -1,15 +1,8 @@
 package app
 
 import (
-	"context"
-	"errors"
-	"fmt"
-	"path/filepath"
-
 	"github.com/loupeapp/loupe/app/session"
-	"github.com/loupeapp/loupe/data/catalog"
 	"github.com/loupeapp/loupe/data/load"
-	"github.com/loupeapp/loupe/data/workspace"
 )
 
 // LoadProgress is a load:progress event. Percent is -1 when unknown.
@@ -50,42 +43,23 @@ func (a *App) OpenFiles(paths []string) ([]LoadReport, error) {
 	return a.OpenFilesWith(paths, TextOptions{})
 }
 
-// loadCancellable is loadFile registered under the file's path, so that
-// CancelLoad(path) stops it (a canceled load is that file's error).
-func (a *App) loadCancellable(ctx context.Context, ws *workspace.Workspace, path string, text load.TextOptions) ([]catalog.Dataset, error) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	key := loadKey(path)
-	if !a.s.Runs.Add(key, cancel) {
-		return nil, newError(CodeBusy, fmt.Sprintf("%s is already being opened.", filepath.Base(path)), "Wait for it, or cancel it first.")
-	}
-	defer a.s.Runs.Remove(key)
-	ds, err := a.loadFile(ctx, ws, path, text)
-	if errors.Is(err, context.Canceled) {
-		return nil, &Error{Code: CodeCanceled, Message: "Canceled: " + filepath.Base(path) + " was not opened.", Hint: "Nothing was changed; open it again when you want it.", Err: err}
-	}
-	return ds, err
+// loadProgress publishes a load's progress report as a load:progress
+// event (throttled by the session's loads).
+func (a *App) loadProgress(p load.Progress) {
+	a.publish(EventLoadProgress, LoadProgress{File: p.File, Table: p.Table, Phase: p.Phase,
+		Percent: p.Percent, Rows: p.Rows, Bytes: p.Bytes, TotalBytes: p.Total})
 }
 
-// loadFile loads one file, reading a text file with the import options
-// text (zero: detected), its progress published as load:progress events
-// (session.Throttle).
-func (a *App) loadFile(ctx context.Context, ws *workspace.Workspace, path string, text load.TextOptions) ([]catalog.Dataset, error) {
-	return ws.Loader.Load(ctx, path, load.Options{Progress: a.progressPublisher(nil), Text: text})
-}
-
-// progressPublisher returns a load's progress callback: it publishes
-// load:progress events, mapped through as when set, throttled
-// (session.Throttle).
-func (a *App) progressPublisher(as func(load.Progress) load.Progress) func(load.Progress) {
-	publish := session.Throttle(func(p load.Progress) string { return p.Phase }, func(p load.Progress) {
-		a.publish(EventLoadProgress, LoadProgress{File: p.File, Table: p.Table, Phase: p.Phase,
-			Percent: p.Percent, Rows: p.Rows, Bytes: p.Bytes, TotalBytes: p.Total})
-	})
-	if as == nil {
-		return publish
+// loadReports are the load reports of what the session's loads gave.
+func loadReports(ls []session.Loaded) []LoadReport {
+	out := make([]LoadReport, len(ls))
+	for i, l := range ls {
+		out[i] = LoadReport{File: l.File, Datasets: datasetDTOs(l.Datasets), Error: AsError(l.Err)}
+		if l.Err != nil {
+			out[i].Datasets = nil
+		}
 	}
-	return func(p load.Progress) { publish(as(p)) }
+	return out
 }
 
 // RecentFiles returns the files opened most recently, newest first, that

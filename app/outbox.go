@@ -6,7 +6,6 @@ import (
 	"github.com/loupeapp/loupe/agent/llm/provider"
 	"github.com/loupeapp/loupe/app/assemble"
 	"github.com/loupeapp/loupe/app/config"
-	"github.com/loupeapp/loupe/data/store"
 )
 
 // spec is the model server the settings name, at the privacy level chosen
@@ -44,21 +43,4 @@ func (a *App) embedding() (provider.Config, bool) {
 
 // SentOf returns what the answer of run runID sent to its model server:
 // the privacy level in force and each request, body and all.
-func (a *App) SentOf(runID string) (*assemble.AnswerSent, error) {
-	st, err := a.s.Chats.Store()
-	if err != nil {
-		return nil, err
-	}
-	msg, err := st.MessageByRun(a.life, runID)
-	if err != nil {
-		if errors.Is(err, store.ErrNotFound) {
-			return nil, newError(CodeNotFound, "No answer of run "+runID+".", "")
-		}
-		return nil, wrap(err)
-	}
-	out, err := assemble.SentOf(a.life, st, msg.ID)
-	if err != nil {
-		return nil, wrap(err)
-	}
-	return out, nil
-}
+func (a *App) SentOf(runID string) (*assemble.AnswerSent, error) { return a.s.SentOf(a.life, runID) }

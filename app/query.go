@@ -1,10 +1,10 @@
 package app
 
 import (
+	"bufio"
 	"context"
-	"strings"
 
-	"github.com/loupeapp/loupe/data/query"
+	"github.com/loupeapp/loupe/app/session"
 	"github.com/loupeapp/loupe/data/results"
 	"github.com/loupeapp/loupe/data/workspace"
 )
@@ -34,18 +34,8 @@ type QueryResult struct {
 	Page      Page     `json:"page"`
 }
 
-// Limits of the SQL console and of previews. The console keeps up to a
-// million rows so that big results scroll; the results store evicts the
-// least recently used when memory runs short.
-var (
-	consoleLimits = query.Limits{MaxRows: 1_000_000, MaxBytes: 128 << 20}
-	previewLimits = query.Limits{MaxRows: 1000}
-)
-
-const (
-	firstPage = 200  // rows a QueryResult carries
-	maxPage   = 1000 // rows one Page call returns at most
-)
+// maxPage is the rows one Page call returns at most.
+const maxPage = 1000
 
 // RunSQL runs one statement through the same guard as the agent. It is the
 // console's query: CancelSQL, or a new RunSQL, stops it. Errors: code
@@ -54,29 +44,23 @@ const (
 func (a *App) RunSQL(sql string) (*QueryResult, error) {
 	var out *QueryResult
 	err := a.s.Local.Use(func(ctx context.Context, ws *workspace.Workspace) error {
-		ctx, done := a.console.start(ctx)
+		ctx, done := a.s.Console.Start(ctx)
 		defer done()
 		var err error
-		out, err = a.runQuery(ctx, ws, sql, consoleLimits)
+		out, err = queryResult(a.s.RunQuery(ctx, ws, sql, session.ConsoleLimits))
 		return err
 	})
 	return out, wrap(err)
 }
 
-func (a *App) runQuery(ctx context.Context, ws *workspace.Workspace, sql string, lim query.Limits) (*QueryResult, error) {
-	sql = strings.TrimSpace(sql)
-	res, err := ws.Query.Run(ctx, sql, lim)
+// queryResult is the QueryResult of a held result (session.Held).
+func queryResult(h *session.Held, err error) (*QueryResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	elapsed := res.ElapsedMS
-	ref := a.s.Results.Put(res, sql)
-	p, err := a.s.Results.Page(ref, 0, firstPage)
-	if err != nil {
-		return nil, err
-	}
-	out := &QueryResult{Ref: string(ref), Columns: make([]Column, len(p.Columns)), Rows: p.Total,
-		Kept: p.Kept, Truncated: p.Truncated, ElapsedMS: elapsed, Page: Page{Offset: 0, Rows: p.Rows}}
+	p := h.Page
+	out := &QueryResult{Ref: string(p.Ref), Columns: make([]Column, len(p.Columns)), Rows: p.Total,
+		Kept: p.Kept, Truncated: p.Truncated, ElapsedMS: h.ElapsedMS, Page: Page{Offset: 0, Rows: p.Rows}}
 	for i, c := range p.Columns {
 		out.Columns[i] = Column{Name: c.Name, Type: c.Type}
 	}
@@ -113,7 +97,7 @@ func (a *App) ExportCSV(ref string) (*string, error) {
 	// Cells that a spreadsheet would run as formulas are neutralised
 	// (results.SafeCell). The file keeps normal permissions: it is the
 	// user's, in a folder the user chose.
-	err = writeFileAtomic(path, 0o644, func(w *bufWriter) error {
+	err = session.WriteFileAtomic(path, 0o644, func(w *bufio.Writer) error {
 		return results.WriteCSV(w, e.Columns, e.Rows)
 	})
 	if err != nil {

@@ -2,16 +2,12 @@ package app
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
-	"github.com/loupeapp/loupe/agent"
-	"github.com/loupeapp/loupe/agent/llm/provider"
 	"github.com/loupeapp/loupe/agent/report"
-	"github.com/loupeapp/loupe/app/assemble"
+	"github.com/loupeapp/loupe/app/config"
 	"github.com/loupeapp/loupe/app/session"
 	"github.com/loupeapp/loupe/data/store"
-	"github.com/loupeapp/loupe/tools"
 )
 
 // EventReportDelta carries a ReportDelta while a report is written.
@@ -64,60 +60,18 @@ type ReportNotice struct {
 // questions it covers (numbers from 1, in the order asked); empty covers
 // every question with a finished answer. Cancel(runID) stops it.
 func (a *App) WriteReport(chatID, runID string, turns []int) (*Report, error) {
-	msg, t, err := a.s.Chats.Turn(a.life, chatID, runID)
-	if err != nil {
-		return nil, err
-	}
-	out := t.Outcome
-	if out == nil {
-		return nil, newError(CodeBusy, "The run is still going.", "Wait for the answer, then write the report.")
-	}
-	if out.Status != agent.Done {
-		return nil, newError(CodeInvalid, "Only a finished answer can become a report.",
-			"This run ended as "+string(out.Status)+"; ask again, then write the report.")
-	}
-	m, _, err := a.openModel()
-	if err != nil {
-		return nil, err
-	}
-	st, err := a.s.Chats.Store()
-	if err != nil {
-		return nil, err
-	}
-	// The report stage's requests are kept with the answer it writes up;
-	// the conversation's context keeps the run's placeholders.
-	ctx := provider.WithOutbox(tools.WithChat(a.life, chatID), assemble.Outbox{Store: st, ConversationID: chatID, MessageID: msg.ID, Level: m.Level})
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	p, release, err := a.s.GuardReport(ctx, chatID, m)
-	if err != nil {
-		return nil, err
-	}
-	defer release()
-	if !a.s.Runs.Add(session.ReportKey(runID), cancel) {
-		return nil, newError(CodeBusy, "This report is already being written.", "Wait for it, or press Stop.")
-	}
-	defer a.s.Runs.Remove(session.ReportKey(runID))
-
-	text := session.NewTextThrottle(session.BatchInterval, func(s string) {
-		a.publish(EventReportDelta, ReportDelta{RunID: runID, Text: s})
+	written, st, err := a.s.WriteRunReport(a.life, session.RunReport{ChatID: chatID, RunID: runID, Turns: turns,
+		OpenModel: func() (*config.Model, error) {
+			m, _, err := a.openModel()
+			return m, err
+		},
+		OnDelta: func(s string) { a.publish(EventReportDelta, ReportDelta{RunID: runID, Text: s}) },
+		OnReset: func() { a.publish(EventReportDelta, ReportDelta{RunID: runID, Reset: true}) },
 	})
-	written, err := session.WriteConversationReport(ctx, session.ConversationReportRequest{Store: st, ChatID: chatID, Turns: turns,
-		MessageID: msg.ID, Provider: p, Model: m.Config.Model, Level: m.Level, Stream: report.Options{
-			OnDelta: text.Add,
-			OnReset: func() {
-				text.Flush()
-				a.publish(EventReportDelta, ReportDelta{RunID: runID, Reset: true})
-			},
-		}})
-	text.Flush()
-	if written == nil {
-		return nil, wrap(err)
+	if err != nil {
+		return nil, err
 	}
-	if err != nil { // the report is in the user's hands: say it was not kept in the log
-		a.log.Error("store a report", "run", runID, "err", err)
-	}
-	view, err := reportView(ctx, st, chatID, written.Report)
+	view, err := reportView(a.life, st, chatID, written.Report)
 	if err != nil {
 		return nil, wrap(err)
 	}
@@ -151,16 +105,9 @@ func reportView(ctx context.Context, st *store.Store, chatID string, rep *report
 // read from the conversation store, so a conversation reopened after a
 // restart shows its report.
 func (a *App) GetReport(chatID, runID string) (*Report, error) {
-	st, err := a.s.Chats.Store()
-	if err != nil {
-		return nil, err
-	}
-	if _, _, err := a.s.Chats.Turn(a.life, chatID, runID); err != nil {
-		return nil, err
-	}
-	s, err := session.ReportOfRun(a.life, st, runID)
+	s, st, err := a.s.ReportOfTurn(a.life, chatID, runID)
 	if err != nil || s == nil {
-		return nil, wrap(err)
+		return nil, err
 	}
 	view, err := reportView(a.life, st, chatID, s.Report)
 	return view, wrap(err)
@@ -179,16 +126,9 @@ func (a *App) ExportReport(runID, format string) (*string, error) {
 	default:
 		return nil, newError(CodeInvalid, fmt.Sprintf("Unknown export format %q.", format), `Use "folder" or "html".`)
 	}
-	st, err := a.s.Chats.Store()
+	s, st, err := a.s.ReportToExport(a.life, runID)
 	if err != nil {
 		return nil, err
-	}
-	s, err := session.ReportOfRun(a.life, st, runID)
-	if errors.Is(err, store.ErrNotFound) || (err == nil && s == nil) {
-		return nil, newError(CodeNotFound, "No report was written for this run.", "Write the report first.")
-	}
-	if err != nil {
-		return nil, wrap(err)
 	}
 	name := session.Slug(s.Report.Title)
 	kind := session.ExportHTML
@@ -203,16 +143,9 @@ func (a *App) ExportReport(runID, format string) (*string, error) {
 	if err != nil || path == "" {
 		return nil, wrap(err)
 	}
-	files, err := session.Export(a.life, st, s, kind, path)
-	out := files.HTML
-	if kind == session.ExportFolder {
-		out = files.Dir
-	}
-	if out == "" {
-		return nil, wrap(err)
-	}
-	if err != nil { // written, but not recorded with the report
-		a.log.Error("record a report export", "run", runID, "err", err)
+	out, err := a.s.ExportTo(a.life, st, runID, s, kind, path)
+	if err != nil {
+		return nil, err
 	}
 	return &out, nil
 }

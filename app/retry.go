@@ -1,7 +1,5 @@
 package app
 
-import "github.com/loupeapp/loupe/app/session"
-
 // Retry answers again the last question of a chat whose last answer did
 // not finish: it was stopped, cut off by a crash (the store marks such an
 // answer interrupted when it next opens), failed, or hit a limit. The new
@@ -14,13 +12,9 @@ func (a *App) Retry(chatID string) (*AskResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := a.s.Chats.Store()
+	st, pair, err := a.s.Chats.Repose(a.life, chatID)
 	if err != nil {
 		return nil, err
-	}
-	pair, err := session.RetryLast(a.life, st, chatID)
-	if err != nil {
-		return nil, storeError(err, chatID)
 	}
 	return a.launch(st, pair, m)
 }

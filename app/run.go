@@ -44,13 +44,9 @@ func (a *App) Ask(chatID, question string) (*AskResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := a.s.Chats.Store()
+	st, pair, err := a.s.Chats.Pose(a.life, chatID, question)
 	if err != nil {
 		return nil, err
-	}
-	pair, err := st.Ask(a.life, chatID, question)
-	if err != nil {
-		return nil, storeError(err, chatID)
 	}
 	return a.launch(st, pair, m)
 }

@@ -1,9 +1,7 @@
 package app
 
 import (
-	"context"
-	"errors"
-
+	"github.com/loupeapp/loupe/app/session"
 	"github.com/loupeapp/loupe/app/status"
 )
 
@@ -12,7 +10,7 @@ const EventSandboxBuild = "sandbox:build"
 
 // CodeDocker is the code of an error from Docker: the daemon cannot be
 // used, or the sandbox image's build failed.
-const CodeDocker = "docker"
+const CodeDocker = session.CodeDocker
 
 // ActionBuildSandbox is the Check.Action of a Docker check whose daemon
 // answers but whose sandbox image is missing (or was built by an older
@@ -35,10 +33,6 @@ type SandboxProgress status.Progress
 // SandboxBuilt is what BuildSandbox made (status.Built).
 type SandboxBuilt status.Built
 
-// sandboxBuildKey is the sandbox build's entry in the run registry: one
-// build at a time, canceled by CancelSandboxBuild.
-const sandboxBuildKey = "sandbox:build"
-
 // BuildSandbox builds the Python sandbox's Docker image, as `loupe sandbox
 // build` does (status.Build), reporting sandbox:build events as it goes;
 // it returns when the image is ready. The status is checked again then,
@@ -47,32 +41,19 @@ const sandboxBuildKey = "sandbox:build"
 // stops it (code "canceled"). Docker that cannot be used, and a recipe
 // that fails, give code "docker" with what to do.
 func (a *App) BuildSandbox(offline bool) (*SandboxBuilt, error) {
-	ctx, cancel := context.WithCancel(a.life)
-	defer cancel()
-	if !a.s.Runs.Add(sandboxBuildKey, cancel) {
-		return nil, newError(CodeBusy, "The sandbox image is already being built.", "Wait for it, or cancel it first.")
-	}
-	defer a.s.Runs.Remove(sandboxBuildKey)
-	built, err := status.Build(ctx, a.dockerHost(), offline, a.log, func(p status.Progress) {
+	built, err := a.s.BuildSandbox(a.life, a.dockerHost(), offline, func(p status.Progress) {
 		a.publish(EventSandboxBuild, SandboxProgress(p))
 	})
-	var de *status.DockerError
-	switch {
-	case err == nil:
-		a.s.Local.EnablePython()
-		a.background(a.refreshStatus)
-		return (*SandboxBuilt)(built), nil
-	case ctx.Err() != nil:
-		return nil, &Error{Code: CodeCanceled, Message: "The sandbox image build was canceled.", Hint: "Start it again when you are ready.", Err: err}
-	case errors.As(err, &de):
-		return nil, &Error{Code: CodeDocker, Message: de.Message, Hint: de.Hint, Err: err}
+	if err != nil {
+		return nil, err
 	}
-	return nil, wrap(err)
+	a.background(a.refreshStatus)
+	return (*SandboxBuilt)(built), nil
 }
 
 // CancelSandboxBuild stops the sandbox build going on, if any; its
 // BuildSandbox call then fails with code "canceled".
 func (a *App) CancelSandboxBuild() error {
-	a.s.Runs.Cancel(sandboxBuildKey)
+	a.s.Runs.Cancel(session.SandboxBuildKey)
 	return nil
 }

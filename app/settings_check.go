@@ -8,6 +8,7 @@ import (
 	"github.com/loupeapp/loupe/agent/llm"
 	"github.com/loupeapp/loupe/agent/llm/provider"
 	"github.com/loupeapp/loupe/app/config"
+	"github.com/loupeapp/loupe/app/session"
 	"github.com/loupeapp/loupe/app/status"
 )
 
@@ -47,18 +48,11 @@ func (a *App) ListModelsFor(u SettingsUpdate) ([]ModelInfo, error) {
 	if err != nil {
 		return nil, wrap(err)
 	}
-	ctx, cancel := context.WithTimeout(a.life, 20*time.Second)
-	defer cancel()
-	models, err := config.Models(ctx, p)
-	if err != nil {
-		return nil, wrap(err)
+	out, err := modelInfos(session.ListModels(a.life, p))
+	for i := range out {
+		out[i].Embedding = out[i].Embedding || status.IsEmbedding(out[i].Name)
 	}
-	out := make([]ModelInfo, 0, len(models))
-	for _, m := range models {
-		out = append(out, ModelInfo{Name: m.Name, Tools: m.Tools, ToolsKnown: m.ToolsKnown, Embedding: m.Embedding || status.IsEmbedding(m.Name),
-			ContextLength: m.ContextLength, Size: m.Size, Recommended: m.Recommended, Warning: m.Warning})
-	}
-	return out, nil
+	return out, err
 }
 
 // TestSettings checks, without saving anything, that the server u names

@@ -38,6 +38,8 @@ type Session struct {
 	Runs    *Runs
 	Conns   *Connections
 	Results *results.Store
+	// Console is the SQL console's running query (zero: none).
+	Console Console
 	// Go runs fn in the background within Life and reports whether it
 	// started (not once Life ended); the window waits for such work at
 	// shutdown.
