@@ -31,6 +31,8 @@ test.describe('keyboard only', () => {
     await expect(paths).toBeFocused();
     await page.keyboard.type(CSV);
     await page.keyboard.press('Tab');
+    await expect(page.getByText('Import options for CSV and TSV files')).toBeFocused();
+    await page.keyboard.press('Tab');
     await expect(page.getByRole('button', { name: 'Cancel' })).toBeFocused();
     await page.keyboard.press('Tab');
     await expect(page.getByRole('button', { name: 'Open', exact: true })).toBeFocused();

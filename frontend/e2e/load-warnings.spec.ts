@@ -68,6 +68,6 @@ test('import options reload a file detection read wrong, and open one by path', 
   await page.getByRole('button', { name: 'Open', exact: true }).click();
   await page.getByTestId('dataset').filter({ hasText: 'orders_eu' }).click();
   await expect(page.getByRole('columnheader', { name: /amount/ })).toContainText('double');
-  const ds = await backend.call<{ name: string; text?: { decimal: string } }[]>('ListDatasets');
-  expect(ds.find((d) => d.name === 'orders_eu')?.text?.decimal).toBe(',');
+  const d = await backend.call<{ name: string; text?: { decimal: string } }>('GetDataset', 'orders_eu');
+  expect(d.text?.decimal).toBe(',');
 });
