@@ -28,6 +28,7 @@ import (
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 )
 
 // Document is what Write lays out.
@@ -265,7 +266,7 @@ func (l *layout) inline(n ast.Node, st inlineStyle) {
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 		switch c := c.(type) {
 		case *ast.Text:
-			l.write(string(c.Segment.Value(l.src)), st)
+			l.write(textOf(c, l.src), st)
 			switch {
 			case c.HardLineBreak():
 				l.p.Ln(bodyLine)
@@ -459,6 +460,16 @@ func (l *layout) caption(s string) {
 	l.p.Ln(bodyLine * 0.6)
 }
 
+// textOf is a text node's text as a reader sees it: backslash escapes
+// and character references resolved (goldmark leaves them to renderers).
+func textOf(t *ast.Text, src []byte) string {
+	v := t.Segment.Value(src)
+	if t.IsRaw() {
+		return string(v)
+	}
+	return string(util.ResolveEntityNames(util.ResolveNumericReferences(util.UnescapePunctuations(v))))
+}
+
 // plainText is the text of n's inline descendants.
 func plainText(n ast.Node, src []byte) string {
 	var b strings.Builder
@@ -468,7 +479,7 @@ func plainText(n ast.Node, src []byte) string {
 		}
 		switch c := c.(type) {
 		case *ast.Text:
-			b.Write(c.Segment.Value(src))
+			b.WriteString(textOf(c, src))
 			if c.SoftLineBreak() || c.HardLineBreak() {
 				b.WriteByte(' ')
 			}

@@ -44,6 +44,11 @@ func Pages(t testing.TB, path string) []string {
 func Render(t testing.TB, path, dir string, dpi int) []string {
 	t.Helper()
 	prefix := filepath.Join(dir, "page")
+	if os.Getenv("LOUPE_PDF_PAGES") != "" { // kept to be looked at: the document too
+		if b, err := os.ReadFile(path); err == nil {
+			_ = os.WriteFile(filepath.Join(dir, filepath.Base(path)), b, 0o644)
+		}
+	}
 	if out, err := exec.Command(need(t, "pdftoppm"), "-r", strconv.Itoa(dpi), "-png", path, prefix).CombinedOutput(); err != nil {
 		t.Fatalf("pdftoppm %s: %v\n%s", path, err, out)
 	}
