@@ -63,9 +63,9 @@ type Sheet struct {
 // Sheets is the report as a workbook: first "Report", its text one
 // paragraph or list item a row (each table and chart named where it
 // stands) followed by the list of the sheets after it with their SQL;
-// then one sheet per table the report shows ("Table N (qK)"), in order,
-// and one per chart whose data query is not among them ("Figure N data
-// (qK)"). A sheet holds the rows the report holds of its query (its
+// then one sheet per table the report shows ("Table N (qK)") and one per
+// chart whose data query is not among them ("Figure N data (qK)"), in the
+// order they appear, each query once. A sheet holds the rows the report holds of its query (its
 // preview, up to about 50): the Report sheet says when a query had more.
 func (r *Report) Sheets() []Sheet {
 	type dataSheet struct {
@@ -79,31 +79,53 @@ func (r *Report) Sheets() []Sheet {
 	add(r.Title)
 	add(strings.Trim(r.provenance(), "*"))
 	add("")
+	body := strings.Split(strings.TrimRight(r.Body, "\n"), "\n")
+	tableSheet := map[string]string{} // query ref → the sheet of the first table showing it
+	tabs := 0
+	for _, l := range body {
+		if kind, ref, ok := parseBlock(l); ok && kind == kindTable && r.Exploration.query(ref) != nil {
+			tabs++
+			if q := r.Exploration.query(ref); tableRows(q) && tableSheet[q.Ref] == "" {
+				tableSheet[q.Ref] = fmt.Sprintf("Table %d (%s)", tabs, q.Ref)
+			}
+		}
+	}
+	sheetOf := func(q *Query, name string) string { // the sheet holding q, added when new
+		if !seen[q.Ref] {
+			data = append(data, dataSheet{name, q})
+			seen[q.Ref] = true
+		}
+		for _, d := range data {
+			if d.q.Ref == q.Ref {
+				return d.name
+			}
+		}
+		return name
+	}
 	figs, tabs := 0, 0
-	for _, l := range strings.Split(strings.TrimRight(r.Body, "\n"), "\n") {
+	for _, l := range body {
 		kind, ref, ok := parseBlock(l)
 		switch {
 		case ok && kind == kindChart && r.Exploration.chart(ref) != nil:
 			figs++
 			ch := r.Exploration.chart(ref)
 			line := "[" + figureCaption(ch, figs)
-			if q := r.Exploration.query(ch.QueryRef); q != nil && !seen[q.Ref] && tableRows(q) {
-				name := fmt.Sprintf("Figure %d data (%s)", figs, q.Ref)
-				data = append(data, dataSheet{name, q})
-				seen[q.Ref] = true
-				line += " — its data is on the sheet “" + name + "”"
+			if q := r.Exploration.query(ch.QueryRef); q != nil && tableRows(q) {
+				name := tableSheet[q.Ref]
+				if name == "" {
+					name = fmt.Sprintf("Figure %d data (%s)", figs, q.Ref)
+				}
+				line += " — its data is on the sheet “" + sheetOf(q, name) + "”"
 			}
 			add(line + "]")
 		case ok && kind == kindTable && r.Exploration.query(ref) != nil:
 			tabs++
 			q := r.Exploration.query(ref)
-			name := fmt.Sprintf("Table %d (%s)", tabs, q.Ref)
+			label := fmt.Sprintf("Table %d (%s)", tabs, q.Ref)
 			if tableRows(q) {
-				data = append(data, dataSheet{name, q})
-				seen[q.Ref] = true
-				add("[" + name + " — on its own sheet]")
+				add("[" + label + " — on the sheet “" + sheetOf(q, tableSheet[q.Ref]) + "”]")
 			} else {
-				add("[" + name + ": the query returned no rows]")
+				add("[" + label + ": the query returned no rows]")
 			}
 		default:
 			if t := strings.TrimSpace(l); t != "" {

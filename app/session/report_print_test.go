@@ -140,7 +140,7 @@ func TestAConversationsReportExportsToXLSX(t *testing.T) {
 	}
 	text, _ := f.GetCols("Report")
 	report := strings.Join(text[0], "\n")
-	for _, want := range []string{"Orders at a glance — café edition", "West leads on orders", "[Table 1 (q2) — on its own sheet]",
+	for _, want := range []string{"Orders at a glance — café edition", "West leads on orders", "[Table 1 (q2) — on the sheet “Table 1 (q2)”]",
 		"its data is on the sheet “Figure 1 data (q1)”", "SQL: " + productDateSQL, "Notes on this report"} {
 		if !strings.Contains(report, want) {
 			t.Errorf("the Report sheet lacks %q:\n%s", want, report)
