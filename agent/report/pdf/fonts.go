@@ -67,6 +67,20 @@ func (fs *fontSet) clean(s string) string {
 	}, s)
 }
 
+// cp1252High are the characters Windows-1252 puts at 0x80–0x9F.
+const cp1252High = "€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ"
+
+// inCP1252 reports whether every character of s has a Windows-1252 code,
+// which the PDF core fonts are written in.
+func inCP1252(s string) bool {
+	for _, r := range s {
+		if (r < 0x20 || r > 0x7e) && (r < 0xa0 || r > 0xff) && !strings.ContainsRune(cp1252High, r) {
+			return false
+		}
+	}
+	return true
+}
+
 func isSimple(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= 0x80 || s[i] < 0x20 {
@@ -88,9 +102,9 @@ func (fs *fontSet) chart(p *fpdf.Fpdf, s string, bold, italic bool, size float64
 	if italic {
 		style += "I"
 	}
-	if cp := fs.toCP1252(s); !strings.Contains(cp, "?") || strings.Count(cp, "?") == strings.Count(s, "?") {
+	if inCP1252(s) {
 		p.SetFont("Helvetica", style, size)
-		return cp
+		return fs.toCP1252(s)
 	}
 	p.SetFont(sans, style, size)
 	return fs.clean(s)

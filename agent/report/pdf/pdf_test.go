@@ -56,6 +56,8 @@ func TestWriteLaysOutPages(t *testing.T) {
 		fmt.Fprintf(&md, "## Chart %s\n\nText before the %s chart.\n\n%s\n\n", name, name, key)
 	}
 	figures["BROKEN"] = pdf.Figure{Caption: "Figure 4. Broken", Missing: "the spec names no mark"}
+	figures["HAND"] = pdf.Figure{SVG: []byte(handSVG), Caption: "Figure 5. Shapes"}
+	md.WriteString("## Shapes\n\nHAND\n\n")
 	md.WriteString("## Broken chart\n\nBROKEN\n\n")
 	md.WriteString("## Long table\n\nA table longer than a page.\n\n| region | revenue |\n| --- | ---: |\n")
 	for i := range 90 {
@@ -89,8 +91,9 @@ func TestWriteLaysOutPages(t *testing.T) {
 	}
 	// The charts are vectors with real text: their axis labels are text
 	// of the PDF, and the PDF holds no raster image.
-	for _, label := range []string{"Revenue by region, 2024", "Region", "delivered", "Mon"} {
-		if !strings.Contains(all, label) {
+	squeezed := strings.Join(strings.Fields(pdftest.Raw(t, path)), "") // diagonal text comes out a letter a line
+	for _, label := range []string{"Revenue by region, 2024", "Region", "delivered", "Mon", "Région Ελλάδα", "tilted label"} {
+		if !strings.Contains(all, label) && !strings.Contains(squeezed, strings.ReplaceAll(label, " ", "")) {
 			t.Errorf("chart label %q is not text of the PDF", label)
 		}
 	}
@@ -121,6 +124,21 @@ func TestWriteLaysOutPages(t *testing.T) {
 		t.Errorf("pdftoppm drew %d pages of %d", len(files), len(pages))
 	}
 }
+
+// handSVG uses what Vega's SVG may hold beyond the test charts: arcs,
+// circles, quadratic curves, dashes, a gradient, a hidden element, and
+// labels in Greek and rotated.
+const handSVG = `<svg xmlns="http://www.w3.org/2000/svg" width="300" height="200" viewBox="0 0 300 200">
+<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="0"><stop offset="0" stop-color="#fff"/><stop offset="100%" stop-color="rgb(0,0,128)"/></linearGradient></defs>
+<g transform="translate(10,10)" fill="none">
+<path d="M50,50L50,0A50,50,0,0,1,100,50Z" fill="#e45756"/>
+<circle cx="150" cy="50" r="30" fill="steelblue" fill-opacity="0.5" stroke="#000"/>
+<path d="M200,80Q230,0 260,80T290,80" stroke="#4c78a8" stroke-width="2" stroke-dasharray="4,2"/>
+<rect x="0" y="120" width="200" height="20" fill="url(#g)"/>
+<rect x="0" y="150" width="50" height="20" fill="red" display="none"/>
+<text x="0" y="180" font-size="12px" fill="#000">Région Ελλάδα</text>
+<text transform="translate(250,180) rotate(-45)" text-anchor="end" font-size="10" font-weight="bold" fill="#333">tilted label</text>
+</g></svg>`
 
 // Malformed input still gives a document: a chart whose SVG is not XML is
 // named in its place; raw HTML in the text is not drawn.

@@ -38,6 +38,17 @@ func Pages(t testing.TB, path string) []string {
 	return pages
 }
 
+// Raw returns the PDF's text in content-stream order (pdftotext -raw):
+// a rotated label comes out whole, if one letter a line.
+func Raw(t testing.TB, path string) string {
+	t.Helper()
+	out, err := exec.Command(need(t, "pdftotext"), "-raw", "-enc", "UTF-8", path, "-").Output()
+	if err != nil {
+		t.Fatalf("pdftotext %s: %v", path, err)
+	}
+	return string(out)
+}
+
 // Render draws every page of the PDF at path at dpi into dir as
 // page-N.png and returns the files, in page order. pdftoppm fails on a
 // PDF it cannot draw.
