@@ -59,9 +59,10 @@ func (s *Session) ReportToExport(ctx context.Context, runID string) (*StoredRepo
 }
 
 // ExportTo writes the report r of run runID in the form kind (ExportFolder,
-// ExportHTML, ExportPDF or ExportXLSX) to path and records the export with it; it returns what was
-// written (the folder, or the page). A report written but whose export
-// could not be recorded is returned, and the failure logged.
+// ExportHTML, ExportPDF or ExportXLSX) to path and records the export with
+// it; it returns what was written (the folder, or the file). A report
+// written but whose export could not be recorded is returned, and the
+// failure logged.
 func (s *Session) ExportTo(ctx context.Context, st *store.Store, runID string, r *StoredReport, kind, path string) (string, error) {
 	files, err := Export(ctx, st, r, kind, path)
 	out := files.HTML
