@@ -143,13 +143,15 @@ interface SavedTabs {
   tabs: { id: string; title: string; text: string }[];
 }
 
-let saving: ReturnType<typeof setTimeout> | null = null;
+/** The stores with a save pending. */
+const saving = new WeakSet<Store>();
 
 /** saveTabs keeps the tabs' names and text (not their results, which live in the backend's memory), soon. */
 function saveTabs(store: Store): void {
-  if (saving !== null) return;
-  saving = setTimeout(() => {
-    saving = null;
+  if (saving.has(store)) return;
+  saving.add(store);
+  setTimeout(() => {
+    saving.delete(store);
     const s = store.get();
     const saved: SavedTabs = { active: s.consoleTab, tabs: s.consoleTabs.map(({ id, title, text }) => ({ id, title, text })) };
     try {
