@@ -342,7 +342,7 @@ function ChatHits({ query, hits }: { query: string; hits: ChatHit[] }) {
             >
               <span className="side-hit__name">
                 <Icon name={h.connection ? 'database' : 'chat'} size={13} className="side-item__icon" />
-                {h.name || 'New conversation'}
+                <span className="side-hit__title">{h.name || 'New conversation'}</span>
               </span>
               {h.in !== 'title' && (
                 <span className="side-hit__snippet" data-testid="chat-hit-snippet">
