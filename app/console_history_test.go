@@ -62,7 +62,8 @@ func TestQueryHistoryKeepsEveryConsoleQuery(t *testing.T) {
 	if got, err := e.app.QueryHistory("", 0); err != nil || len(got) != 0 {
 		t.Fatalf("a new workspace's history: %v %v", got, err)
 	}
-	if _, err := e.app.RunConsoleSQL("t1", "SELECT region, count(*) AS n FROM orders GROUP BY region"); err != nil {
+	first, err := e.app.RunConsoleSQL("t1", "SELECT region, count(*) AS n FROM orders GROUP BY region")
+	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := e.app.RunConsoleSQL("t2", "SELECT * FROM ordrs"); codeOf(t, err) != app.CodeSQL {
@@ -91,7 +92,7 @@ func TestQueryHistoryKeepsEveryConsoleQuery(t *testing.T) {
 	if failed.Outcome != "failed" || !strings.Contains(failed.Error, "ordrs") {
 		t.Errorf("failed %+v", failed)
 	}
-	if ok.Outcome != "done" || ok.Rows != 3 || ok.Error != "" || ok.At.IsZero() || ok.DurationMS <= 0 {
+	if ok.Outcome != "done" || ok.Rows != first.Rows || ok.Rows < 2 || ok.Error != "" || ok.At.IsZero() || ok.DurationMS <= 0 {
 		t.Errorf("done %+v", ok)
 	}
 	if found, _ := e.app.QueryHistory("GROUP BY", 0); len(found) != 1 || found[0].ID != ok.ID {
