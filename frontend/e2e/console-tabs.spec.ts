@@ -80,6 +80,14 @@ test('Open in console opens a tab and keeps the previous one; the history opens 
   await shot(page, 'console-tabs-history');
   copyFileSync(join(SCREENSHOTS, 'console-tabs-history.png'), join(REPO, 'docs', 'screens', 'console-tabs-history.png'));
 
+  // At 1024 px the history keeps its width and the editor and result the rest.
+  await page.setViewportSize({ width: 1024, height: 700 });
+  await expect(history).toBeVisible();
+  const box1024 = await history.boundingBox();
+  expect(box1024?.width).toBeGreaterThan(250);
+  await shot(page, 'console-tabs-history-1024');
+  await page.setViewportSize({ width: 1280, height: 800 });
+
   await history.getByRole('searchbox', { name: 'Search the query history' }).fill('agency');
   await expect(entries).toHaveCount(1);
   await entries.first().click();

@@ -95,7 +95,7 @@ export function QueryHistory({ onClose }: { onClose: () => void }) {
               onClick={() => a.openConsole(e.sql)}
             >
               <code className="history__sql">{e.sql}</code>
-              <span className={`history__meta history__meta--${e.outcome}`}>
+              <span className={`history__meta history__meta--${e.outcome}`} title={e.error}>
                 <time dateTime={e.at}>{when(e.at)}</time> · {duration(e.durationMs)} · {outcome(e)}
               </span>
             </button>
