@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -110,7 +111,7 @@ func (s *Session) remember(sql string, start time.Time, h *Held, err error) {
 		_, herr = hist.Add(e)
 	}
 	if herr != nil {
-		s.Log.Error("keep a console query in the history", "subsystem", "console", "err", herr)
+		s.Log.Error("keep a console query in the history", "err", herr)
 	}
 }
 
@@ -130,12 +131,16 @@ func (s *Session) QueryHistory() (*sqlhistory.History, error) {
 	return s.hist, nil
 }
 
-// HistoryError shapes the history's errors: an unreadable file is
-// CodeFile, with what to do.
+// HistoryError shapes the history's errors as CodeFile, with what to do:
+// a file that is not a history is moved away, one that cannot be opened
+// needs the folder's permissions fixed.
 func HistoryError(err error) error {
 	if err == nil {
 		return nil
 	}
-	return &Error{Code: CodeFile, Message: "The SQL console's history cannot be read: " + err.Error(),
-		Hint: "Move the file away (or delete it); Loupe then starts a new history. Your queries still run.", Err: err}
+	hint := "Check that the workspace folder is readable and writable. Your queries still run."
+	if errors.Is(err, sqlhistory.ErrUnreadable) {
+		hint = "Move the file away (or delete it); Loupe then starts a new history. Your queries still run."
+	}
+	return &Error{Code: CodeFile, Message: "The SQL console's history cannot be read or written: " + err.Error(), Hint: hint, Err: err}
 }
