@@ -50,6 +50,7 @@ var dtoFixtures = map[string]any{
 	"SchemaNames":  app.SchemaNames{},
 	"SchemaTable":  app.SchemaTable{},
 	"ExportedFile": app.ExportedFile{},
+	"HistoryEntry": app.HistoryEntry{},
 	// Tool displays
 	"ToolTable":     tools.Table{},
 	"ToolChart":     tools.Chart{},
@@ -82,6 +83,8 @@ var dtoFixtures = map[string]any{
 	"Chat":           app.Chat{},
 	"RunEvents":      app.RunEvents{},
 	"AskResult":      app.AskResult{},
+	"ChatHit":        app.ChatHit{},
+	"Snippet":        app.Snippet{},
 	// Report
 	"ReportChart":  app.ReportChart{},
 	"Report":       app.Report{},

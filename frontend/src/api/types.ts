@@ -149,6 +149,21 @@ export interface ExportedFile {
   rows: number;
 }
 
+/**
+ * A query run from the SQL console, as its history keeps it: done (rows
+ * counts its rows), failed (error says why) or canceled.
+ */
+export interface HistoryEntry {
+  id: string;
+  sql: string;
+  /** When it started (RFC 3339). */
+  at: string;
+  durationMs: number;
+  outcome: 'done' | 'failed' | 'canceled';
+  rows: number;
+  error?: string;
+}
+
 /** A table's name and its columns' names (for completion). */
 export interface SchemaTable {
   name: string;
@@ -486,6 +501,21 @@ export interface AnswerFeedback {
 
 export interface Chat extends ChatSummary {
   turns: Turn[];
+}
+
+/** A passage around a search's match: before + match + after. */
+export interface Snippet {
+  before: string;
+  match: string;
+  after: string;
+}
+
+/** A conversation a search found, where the text first appears in it, and in how many messages. */
+export interface ChatHit extends ChatSummary {
+  in: 'title' | 'question' | 'answer';
+  snippet: Snippet;
+  /** Messages holding the text (0 when only the title does). */
+  matches: number;
 }
 
 /** A run:events batch; the last batch of a run holds run_finished. */
