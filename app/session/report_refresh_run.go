@@ -1,0 +1,116 @@
+package session
+
+import (
+	"context"
+	"errors"
+
+	"github.com/loupeapp/loupe/agent/llm/provider"
+	"github.com/loupeapp/loupe/agent/report"
+	"github.com/loupeapp/loupe/app/assemble"
+	"github.com/loupeapp/loupe/app/config"
+	"github.com/loupeapp/loupe/app/refresh"
+	"github.com/loupeapp/loupe/data/privacy"
+	"github.com/loupeapp/loupe/data/store"
+	"github.com/loupeapp/loupe/data/workspace"
+	"github.com/loupeapp/loupe/tools"
+)
+
+// RefreshKey is the Runs key of a conversation's report being refreshed.
+func RefreshKey(chatID string) string { return "refresh:" + chatID }
+
+// errSchemaProse: at the schema privacy level no value goes to the model,
+// and the paragraph about what changed is about values.
+var errSchemaProse = errors.New("at the schema privacy level the model sees no values, so Loupe words the changes itself")
+
+// RefreshChatReport refreshes the newest report of conversation chatID on
+// the data as it is now: on the conversation's connection, or on the
+// workspace with the files its queries read loaded again when they
+// changed on disk. openModel opens the model that words the changes (nil:
+// none, the refresh is Loupe's alone); its failure leaves Loupe's own
+// words, said in a notice. A second refresh of the same conversation at
+// once is CodeBusy; Runs.Cancel(RefreshKey(chatID)) stops it.
+func (s *Session) RefreshChatReport(ctx context.Context, chatID string, openModel func() (*config.Model, error)) (*StoredReport, *store.Store, error) {
+	st, err := s.Chats.Store()
+	if err != nil {
+		return nil, nil, err
+	}
+	conn, err := ChatConnection(ctx, st, chatID)
+	if err != nil {
+		return nil, nil, StoreError(err, chatID)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if !s.Runs.Add(RefreshKey(chatID), cancel) {
+		return nil, nil, NewError(CodeBusy, "This report is already being refreshed.", "Wait for it.")
+	}
+	defer s.Runs.Remove(RefreshKey(chatID))
+	req := RefreshRequest{Store: st, ChatID: chatID}
+	if openModel != nil {
+		req.Prose = s.prose(st, chatID, openModel)
+	}
+	var out *StoredReport
+	if conn != "" {
+		r, release, err := s.Conns.Open(ctx, conn)
+		if err != nil {
+			return nil, nil, s.Conns.shape(err)
+		}
+		defer release()
+		req.Run = r
+		out, err = RefreshReport(ctx, req)
+		return s.refreshed(out, st, err)
+	}
+	err = s.Local.Use(func(_ context.Context, ws *workspace.Workspace) error {
+		req.Run = ws.Query
+		var reloaded []string
+		req.Reload = func(ctx context.Context, sqls []string) ([]string, error) {
+			var err error
+			reloaded, err = ReloadChanged(ctx, ws, sqls)
+			return reloaded, err
+		}
+		var err error
+		out, err = RefreshReport(ctx, req)
+		if len(reloaded) > 0 {
+			s.Local.Changed(ctx, ws)
+		}
+		return err
+	})
+	return s.refreshed(out, st, err)
+}
+
+// refreshed returns a refresh's result: a version made but not stored is
+// returned and logged.
+func (s *Session) refreshed(out *StoredReport, st *store.Store, err error) (*StoredReport, *store.Store, error) {
+	if out == nil {
+		return nil, nil, Wrap(err)
+	}
+	if err != nil {
+		s.Log.Error("store a refreshed report", "subsystem", "refresh", "err", err)
+	}
+	return out, st, nil
+}
+
+// prose words what changed with the model openModel opens, through the
+// report's privacy guard, its request kept in the outbox with the answer
+// the report is kept with.
+func (s *Session) prose(st *store.Store, chatID string, openModel func() (*config.Model, error)) refresh.Prose {
+	return func(ctx context.Context, title string, c *report.Changes) (string, error) {
+		m, err := openModel()
+		if err != nil {
+			return "", err
+		}
+		if m.Level == privacy.Schema {
+			return "", errSchemaProse
+		}
+		latest, err := LatestReport(ctx, st, chatID)
+		if err != nil || latest == nil {
+			return "", errors.Join(errors.New("read the report"), err)
+		}
+		ctx = provider.WithOutbox(tools.WithChat(ctx, chatID), assemble.Outbox{Store: st, ConversationID: chatID, MessageID: latest.MessageID, Level: m.Level})
+		p, release, err := s.GuardReport(ctx, chatID, m)
+		if err != nil {
+			return "", err
+		}
+		defer release()
+		return report.WriteChangesProse(ctx, p, m.Config.Model, title, c)
+	}
+}
