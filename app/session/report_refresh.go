@@ -25,6 +25,8 @@ import (
 type RefreshRequest struct {
 	Store  *store.Store
 	ChatID string
+	// From is the version refreshed; nil is the conversation's newest.
+	From *StoredReport
 	// Run runs the report's queries: the workspace's runner, or the
 	// conversation's connection.
 	Run refresh.Runner
@@ -36,19 +38,23 @@ type RefreshRequest struct {
 	Prose refresh.Prose
 }
 
-// RefreshReport refreshes the newest report of r.ChatID (refresh.Refresh)
-// and stores the new version with the answer the old one is kept with.
-// No report is CodeInvalid; the new version is returned even when storing
-// it failed (with the error).
+// RefreshReport refreshes r.From, or the newest report of r.ChatID
+// (refresh.Refresh), and stores the new version with the answer the old
+// one is kept with. No report is CodeInvalid; the new version is returned
+// even when storing it failed (with the error).
 func RefreshReport(ctx context.Context, r RefreshRequest) (*StoredReport, error) {
-	latest, err := LatestReport(ctx, r.Store, r.ChatID)
-	if err != nil {
-		return nil, StoreError(err, r.ChatID)
+	latest := r.From
+	if latest == nil {
+		var err error
+		if latest, err = LatestReport(ctx, r.Store, r.ChatID); err != nil {
+			return nil, StoreError(err, r.ChatID)
+		}
 	}
 	if latest == nil {
 		return nil, NewError(CodeInvalid, "The conversation has no report to refresh.", "Write the report first (Generate report, or loupe export).")
 	}
 	var reloaded []string
+	var err error
 	if r.Reload != nil {
 		if reloaded, err = r.Reload(ctx, reportSQL(latest.Report)); err != nil {
 			return nil, fmt.Errorf("load the changed files again: %w", err)

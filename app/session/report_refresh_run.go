@@ -22,14 +22,23 @@ func RefreshKey(chatID string) string { return "refresh:" + chatID }
 // and the paragraph about what changed is about values.
 var errSchemaProse = errors.New("at the schema privacy level the model sees no values, so Loupe words the changes itself")
 
-// RefreshChatReport refreshes the newest report of conversation chatID on
-// the data as it is now: on the conversation's connection, or on the
-// workspace with the files its queries read loaded again when they
-// changed on disk. openModel opens the model that words the changes (nil:
-// none, the refresh is Loupe's alone); its failure leaves Loupe's own
-// words, said in a notice. A second refresh of the same conversation at
-// once is CodeBusy; Runs.Cancel(RefreshKey(chatID)) stops it.
-func (s *Session) RefreshChatReport(ctx context.Context, chatID string, openModel func() (*config.Model, error)) (*StoredReport, *store.Store, error) {
+// RefreshRunReport refreshes the report last written from the answer of
+// runID in conversation chatID on the data as it is now: on the
+// conversation's connection, or on the workspace with the files its
+// queries read loaded again when they changed on disk. openModel opens
+// the model that words the changes (nil: none, the refresh is Loupe's
+// alone); its failure leaves Loupe's own words, said in a notice. No
+// report for the run is CodeInvalid; a second refresh of the same
+// conversation at once is CodeBusy; Runs.Cancel(RefreshKey(chatID)) stops
+// it.
+func (s *Session) RefreshRunReport(ctx context.Context, chatID, runID string, openModel func() (*config.Model, error)) (*StoredReport, *store.Store, error) {
+	from, _, err := s.ReportOfTurn(ctx, chatID, runID)
+	if err != nil {
+		return nil, nil, err
+	}
+	if from == nil {
+		return nil, nil, NewError(CodeInvalid, "This answer has no report to refresh.", "Write the report first.")
+	}
 	st, err := s.Chats.Store()
 	if err != nil {
 		return nil, nil, err
@@ -44,9 +53,9 @@ func (s *Session) RefreshChatReport(ctx context.Context, chatID string, openMode
 		return nil, nil, NewError(CodeBusy, "This report is already being refreshed.", "Wait for it.")
 	}
 	defer s.Runs.Remove(RefreshKey(chatID))
-	req := RefreshRequest{Store: st, ChatID: chatID}
+	req := RefreshRequest{Store: st, ChatID: chatID, From: from}
 	if openModel != nil {
-		req.Prose = s.prose(st, chatID, openModel)
+		req.Prose = s.prose(st, chatID, from.MessageID, openModel)
 	}
 	var out *StoredReport
 	if conn != "" {
@@ -92,7 +101,7 @@ func (s *Session) refreshed(out *StoredReport, st *store.Store, err error) (*Sto
 // prose words what changed with the model openModel opens, through the
 // report's privacy guard, its request kept in the outbox with the answer
 // the report is kept with.
-func (s *Session) prose(st *store.Store, chatID string, openModel func() (*config.Model, error)) refresh.Prose {
+func (s *Session) prose(st *store.Store, chatID, messageID string, openModel func() (*config.Model, error)) refresh.Prose {
 	return func(ctx context.Context, title string, c *report.Changes) (string, error) {
 		m, err := openModel()
 		if err != nil {
@@ -101,11 +110,7 @@ func (s *Session) prose(st *store.Store, chatID string, openModel func() (*confi
 		if m.Level == privacy.Schema {
 			return "", errSchemaProse
 		}
-		latest, err := LatestReport(ctx, st, chatID)
-		if err != nil || latest == nil {
-			return "", errors.Join(errors.New("read the report"), err)
-		}
-		ctx = provider.WithOutbox(tools.WithChat(ctx, chatID), assemble.Outbox{Store: st, ConversationID: chatID, MessageID: latest.MessageID, Level: m.Level})
+		ctx = provider.WithOutbox(tools.WithChat(ctx, chatID), assemble.Outbox{Store: st, ConversationID: chatID, MessageID: messageID, Level: m.Level})
 		p, release, err := s.GuardReport(ctx, chatID, m)
 		if err != nil {
 			return "", err
@@ -113,4 +118,36 @@ func (s *Session) prose(st *store.Store, chatID string, openModel func() (*confi
 		defer release()
 		return report.WriteChangesProse(ctx, p, m.Config.Model, title, c)
 	}
+}
+
+// ReportVersions lists the versions of conversation chatID's report
+// (ReportVersions).
+func (s *Session) ReportVersions(ctx context.Context, chatID string) ([]ReportVersion, error) {
+	st, err := s.Chats.Store()
+	if err != nil {
+		return nil, err
+	}
+	vs, err := ReportVersions(ctx, st, chatID)
+	return vs, Wrap(err)
+}
+
+// ReportVersionAt is version n of conversation chatID's report, with the
+// conversation store.
+func (s *Session) ReportVersionAt(ctx context.Context, chatID string, n int) (*ReportVersion, *store.Store, error) {
+	st, err := s.Chats.Store()
+	if err != nil {
+		return nil, nil, err
+	}
+	v, err := ReportVersionAt(ctx, st, chatID, n)
+	return v, st, Wrap(err)
+}
+
+// DiffVersions compares versions a and b of conversation chatID's report.
+func (s *Session) DiffVersions(ctx context.Context, chatID string, a, b int) (*VersionDiff, error) {
+	st, err := s.Chats.Store()
+	if err != nil {
+		return nil, err
+	}
+	d, err := DiffVersions(ctx, st, chatID, a, b)
+	return d, Wrap(err)
 }

@@ -8,6 +8,7 @@ import { ErrorNote } from '../common/ErrorNote';
 import { Icon } from '../common/Icon';
 import { Markdown } from '../common/Markdown';
 import { CoverPicker } from './CoverPicker';
+import { ReportVersions } from './ReportVersions';
 import './report.css';
 
 /** The report of one run: streamed while written, then rendered with its charts. */
@@ -66,6 +67,7 @@ export function ReportView({ chatId, runId }: { chatId: string; runId: string })
             busy={!!state?.writing}
             onWrite={(turns) => void a.openReport(chatId, runId, true, turns)}
           />
+          <ReportVersions chatId={chatId} runId={runId} report={report} busy={!!state?.writing} />
           {(report.notices?.length ?? 0) > 0 && (
             <span className="report-view__notes" data-testid="report-notes">
               {report.notices!.length} note{report.notices!.length > 1 ? 's' : ''} at the end on what Loupe changed or left
