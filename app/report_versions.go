@@ -1,6 +1,7 @@
 package app
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/loupeapp/loupe/app/config"
@@ -88,7 +89,7 @@ func (a *App) DiffReportVersions(chatID string, va, vb int) (*ReportDiff, error)
 	if err != nil {
 		return nil, err
 	}
-	out := &ReportDiff{A: va, B: vb, Summary: d.Diff.Changes.Summary(), Changes: d.Diff.Changes.Lines(), Lines: make([]ReportDiffLine, len(d.Diff.Lines))}
+	out := &ReportDiff{A: va, B: vb, Summary: d.Diff.Changes.Since(fmt.Sprintf("version %d", va)), Changes: d.Diff.Changes.Lines(), Lines: make([]ReportDiffLine, len(d.Diff.Lines))}
 	if out.Changes == nil {
 		out.Changes = []string{}
 	}

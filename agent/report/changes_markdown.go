@@ -12,8 +12,18 @@ const maxListedChanges = 200
 // Summary is Loupe's own paragraph about c, written without a model: how
 // many numbers moved, queries fail, findings no longer hold.
 func (c *Changes) Summary() string {
+	s := c.Since("the previous version")
+	if len(c.Findings) > 0 || len(c.Failed) > 0 {
+		s += " The text below was written from the earlier data: read it with the changes listed here."
+	}
+	return s
+}
+
+// Since says in one sentence what changed since the version named then:
+// "Since version 1, 2 numbers moved and 1 query now fails."
+func (c *Changes) Since(then string) string {
 	if c.None() {
-		return "Nothing changed: every query returns the same numbers as in the previous version."
+		return "Nothing changed since " + then + ": every query returns the same numbers."
 	}
 	var parts []string
 	if n := len(c.Numbers); n > 0 {
@@ -28,11 +38,7 @@ func (c *Changes) Summary() string {
 	if n := len(c.Findings); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d %s no longer %s", n, pluralWord(n, "finding", "findings"), pluralWord(n, "holds", "hold")))
 	}
-	s := "Since the previous version, " + joinAnd(parts) + "."
-	if len(c.Findings) > 0 || len(c.Failed) > 0 {
-		s += " The text below was written from the earlier data: read it with the changes listed here."
-	}
-	return s
+	return "Since " + then + ", " + joinAnd(parts) + "."
 }
 
 // Lines are the section's list items, one per change, in plain words

@@ -234,7 +234,7 @@ func reportDiff(ctx context.Context, e env, f reportFlags, a, b int) int {
 	}
 	fmt.Fprintf(e.stdout, "From version %d to version %d:\n", a, b)
 	c := d.Diff.Changes
-	fmt.Fprintln(e.stdout, "  "+c.Summary())
+	fmt.Fprintln(e.stdout, "  "+c.Since(fmt.Sprintf("version %d", a)))
 	for _, l := range c.Lines() {
 		fmt.Fprintln(e.stdout, "  - "+l)
 	}

@@ -117,7 +117,7 @@ func TestReportRefreshAfterTheCSVChanged(t *testing.T) {
 		t.Fatalf("versions: %d\n%s\n%s", code, out, errs)
 	}
 	code, out, errs = run(t, "", "report", "diff", "--workspace", ws, "--chat", chat, "1", "3")
-	for _, want := range []string{"From version 1 to version 3:", "q1, south, total: 12 → 31", "q2 fails now", "-| south | 12 |", "+| south | 31 |", "+## What changed"} {
+	for _, want := range []string{"From version 1 to version 3:", "Since version 1, 2 numbers moved", "q1, south, total: 12 → 31", "q2 fails now", "-| south | 12 |", "+| south | 31 |", "+## What changed"} {
 		if code != ExitOK || !strings.Contains(out, want) {
 			t.Errorf("diff 1 3 lacks %q: %d\n%s\n%s", want, code, out, errs)
 		}
