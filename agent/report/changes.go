@@ -135,7 +135,7 @@ func compareQuery(o, n *Query) []NumberChange {
 func cellChanges(ref, row string, o, n *Query, oldRow, newRow []any) []NumberChange {
 	var out []NumberChange
 	for i, col := range n.Columns {
-		if !numericType(col.Type) {
+		if !numericColumn(n, i) {
 			continue
 		}
 		j := columnIndex(o, col.Name)
@@ -165,6 +165,26 @@ func columnIndex(q *Query, name string) int {
 	return -1
 }
 
+// numericColumn reports whether column i of q holds numbers: by its SQL
+// type, or (a type a connection's driver leaves vague) by its values, all
+// JSON numbers.
+func numericColumn(q *Query, i int) bool {
+	if numericType(q.Columns[i].Type) {
+		return true
+	}
+	seen := false
+	for _, row := range q.Preview {
+		if i >= len(row) || row[i] == nil {
+			continue
+		}
+		if _, ok := row[i].(float64); !ok {
+			return false
+		}
+		seen = true
+	}
+	return seen
+}
+
 // rowSet is a preview's rows by a name for each, in order.
 type rowSet struct {
 	order []string
@@ -175,8 +195,8 @@ type rowSet struct {
 // returns nil when the query has no such column or two rows share a name.
 func keyed(q *Query) *rowSet {
 	var keys []int
-	for i, c := range q.Columns {
-		if !numericType(c.Type) {
+	for i := range q.Columns {
+		if !numericColumn(q, i) {
 			keys = append(keys, i)
 		}
 	}

@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"database/sql"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -152,4 +155,47 @@ func readText(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// A report of a conversation about a connection is refreshed by querying
+// the database again: a change made there shows as numbers that moved.
+func TestReportRefreshQueriesTheConnectionAgain(t *testing.T) {
+	connectEnv(t)
+	b, err := os.ReadFile("../../data/remote/sqlite/testdata/Chinook_Sqlite.sqlite")
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "chinook.sqlite")
+	if err := os.WriteFile(file, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := run(t, "", "connect", "add", "music", "--path", file); code != ExitOK {
+		t.Fatalf("connect add: %s", errs)
+	}
+	const genres = `SELECT g.Name AS genre, count(*) AS tracks FROM Track t JOIN Genre g ON g.GenreId = t.GenreId GROUP BY g.Name ORDER BY tracks DESC LIMIT 3`
+	args, _ := json.Marshal(map[string]string{"sql": genres, "purpose": "tracks per genre"})
+	srv := fake.New(t,
+		fake.Calls(fake.Call{Name: "run_sql", Args: string(args)}),
+		fake.Text("Rock has the most tracks.\n\nFindings:\n- Rock leads with 1297 tracks [q1]"),
+		fake.Text("# Rock leads\n\n{{table:q1}}\n"),
+	)
+	chat, _ := askJSON(t, "--connection", "music", "--base-url", srv.OllamaURL(), "--report", filepath.Join(t.TempDir(), "v1"), "Which genres have the most tracks?")
+
+	db, err := sql.Open("sqlite", file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`UPDATE Track SET GenreId = 2 WHERE TrackId IN (SELECT TrackId FROM Track WHERE GenreId = 1 LIMIT 300)`); err != nil {
+		t.Fatal(err)
+	}
+	var rock int
+	if err := db.QueryRow(`SELECT count(*) FROM Track WHERE GenreId = 1`).Scan(&rock); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := run(t, "", "report", "refresh", "--no-model", "--chat", chat, "--out", filepath.Join(t.TempDir(), "v2"))
+	if want := fmt.Sprintf("q1, Rock, tracks: 1297 → %d", rock); code != ExitOK || !strings.Contains(out, want) ||
+		!strings.Contains(out, "“Rock leads with 1297 tracks” — 1297 is no longer in the results of q1.") || strings.Contains(out, "Loaded again") {
+		t.Fatalf("refresh on the connection: %d, want %q\n%s\n%s", code, want, out, errs)
+	}
 }
