@@ -96,12 +96,15 @@ func TestReportRefreshAfterTheCSVChanged(t *testing.T) {
 	// No model: the amounts change again, and the numbers follow.
 	writeFile(t, filepath.Dir(csv), "sales.csv", "region,amount\nnorth,10\nsouth,31\nnorth,9\n")
 	asked = len(srv.Requests())
-	code, out, errs = run(t, "", "report", "refresh", "--workspace", ws, "--no-model", "--chat", chat, "--out", filepath.Join(t.TempDir(), "v3"))
+	code, out, errs = run(t, "", "report", "refresh", "--workspace", ws, "--no-model", "--chat", chat, "--out", out2) // a weekly job's folder: replaced
 	if code != ExitOK || !strings.Contains(out, "q1, south, total: 30 → 31") || !strings.Contains(out, "Since the previous version, 1 number moved") {
 		t.Fatalf("refresh --no-model: %d\n%s\n%s", code, out, errs)
 	}
 	if len(srv.Requests()) != asked {
 		t.Error("refresh --no-model asked the model")
+	}
+	if md := readText(t, filepath.Join(out2, "report.md")); !strings.Contains(md, "| south | 31 |") {
+		t.Errorf("the export folder was not replaced by the new version:\n%s", md)
 	}
 
 	// A paragraph with a number that is not among the changes is refused.
