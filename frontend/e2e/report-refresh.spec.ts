@@ -82,6 +82,13 @@ test.describe('a report refreshed after its file changed', () => {
       copyFileSync(join(SCREENSHOTS, 'report-versions-diff.png'), join(REPO, 'docs', 'screens', 'report-versions-diff.png'));
       await diff.getByRole('button', { name: 'Close' }).click();
       await expect(diff).toBeHidden();
+      // The first version is kept as it was.
+      await versions.getByRole('button', { name: 'Show version 1' }).click();
+      const first = page.getByTestId('report-version');
+      await expect(first.getByRole('cell', { name: '17' })).toBeVisible();
+      await expect(first).not.toContainText('What changed');
+      await first.getByRole('button', { name: 'Close' }).click();
+      await expect(first).toBeHidden();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

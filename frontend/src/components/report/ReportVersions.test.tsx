@@ -92,6 +92,22 @@ describe('ReportVersions', () => {
     expect(screen.queryByTestId('report-diff')).not.toBeInTheDocument();
   });
 
+  it('shows an older version whole', async () => {
+    fake.reportVersions.mockResolvedValue([v(1, 'written with qwen3:8b'), v(2, 'refresh of 1: 1 number moved', 1)]);
+    fake.getReportVersion.mockResolvedValue(report('# North leads sales\n\n| region | total |\n| --- | ---: |\n| north | 17 |\n'));
+    renderWithStore(<ReportVersions chatId="c1" runId="r1" report={report('# T')} busy={false} />);
+    fireEvent.click(await screen.findByText('2 versions'));
+    fireEvent.click(screen.getByRole('button', { name: 'Show version 1' }));
+    const dialog = await screen.findByTestId('report-version');
+    expect(fake.getReportVersion).toHaveBeenCalledWith('c1', 1);
+    expect(within(dialog).getByRole('heading', { name: 'Version 1' })).toBeInTheDocument();
+    expect(await within(dialog).findByRole('cell', { name: '17' })).toBeInTheDocument();
+    // Showing a version does not pick it for comparing.
+    expect(screen.getByRole('checkbox', { name: 'Version 1' })).toBeChecked();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
+    expect(screen.queryByTestId('report-version')).not.toBeInTheDocument();
+  });
+
   it('compares only two versions at once', async () => {
     fake.reportVersions.mockResolvedValue([v(1, 'written')]);
     renderWithStore(<ReportVersions chatId="c1" runId="r1" report={report('# T')} busy={false} />);

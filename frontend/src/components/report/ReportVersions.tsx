@@ -4,7 +4,9 @@ import type { Report, ReportDiff, ReportVersion } from '../../api';
 import { useActions } from '../../state/actions';
 import { problemOf } from '../../state/problem';
 import { Icon } from '../common/Icon';
+import { Markdown } from '../common/Markdown';
 import { ModalForm } from '../common/ModalForm';
+import { chartImages } from './chartImages';
 
 /**
  * ReportVersions refreshes the report on the current data (a new version
@@ -17,6 +19,7 @@ export function ReportVersions({ chatId, runId, report, busy }: { chatId: string
   const [versions, setVersions] = useState<ReportVersion[]>([]);
   const [picked, setPicked] = useState<number[]>([]);
   const [diff, setDiff] = useState<ReportDiff | null>(null);
+  const [shown, setShown] = useState<{ n: number; report: Report } | null>(null);
 
   useEffect(() => {
     let live = true;
@@ -56,6 +59,14 @@ export function ReportVersions({ chatId, runId, report, busy }: { chatId: string
       a.notify('error', `Could not compare the versions: ${p.message}`, p.hint);
     }
   };
+  const show = async (n: number) => {
+    try {
+      setShown({ n, report: await api.getReportVersion(chatId, n) });
+    } catch (err) {
+      const p = problemOf(err);
+      a.notify('error', `Could not open version ${n}: ${p.message}`, p.hint);
+    }
+  };
   const toggle = (n: number) =>
     setPicked((p) => (p.includes(n) ? p.filter((x) => x !== n) : [...p, n].slice(-2).sort((x, y) => x - y)));
 
@@ -73,17 +84,27 @@ export function ReportVersions({ chatId, runId, report, busy }: { chatId: string
           <fieldset className="report-versions__list">
             <legend>Versions of this report</legend>
             {versions.map((v) => (
-              <label key={v.number} className="report-versions__item">
-                <input
-                  type="checkbox"
-                  aria-label={`Version ${v.number}`}
-                  checked={picked.includes(v.number)}
-                  onChange={() => toggle(v.number)}
-                />
-                <span className="report-versions__n">{v.number}.</span>
-                <span>{when(v.created)}</span>
-                <span className="report-versions__what">{v.what}</span>
-              </label>
+              <div key={v.number} className="report-versions__item">
+                <label className="report-versions__pick">
+                  <input
+                    type="checkbox"
+                    aria-label={`Version ${v.number}`}
+                    checked={picked.includes(v.number)}
+                    onChange={() => toggle(v.number)}
+                  />
+                  <span className="report-versions__n">{v.number}.</span>
+                  <span>{when(v.created)}</span>
+                  <span className="report-versions__what">{v.what}</span>
+                </label>
+                <button
+                  type="button"
+                  className="button button--ghost button--small"
+                  aria-label={`Show version ${v.number}`}
+                  onClick={() => void show(v.number)}
+                >
+                  Show
+                </button>
+              </div>
             ))}
             <button type="button" className="button button--small" disabled={picked.length !== 2} onClick={() => void compare()}>
               {picked.length === 2 ? `Compare versions ${picked[0]} and ${picked[1]}` : 'Pick two versions to compare'}
@@ -92,6 +113,7 @@ export function ReportVersions({ chatId, runId, report, busy }: { chatId: string
         </details>
       )}
       {diff && <DiffDialog diff={diff} onClose={() => setDiff(null)} />}
+      {shown && <VersionDialog n={shown.n} report={shown.report} onClose={() => setShown(null)} />}
     </div>
   );
 }
@@ -126,6 +148,23 @@ function DiffDialog({ diff, onClose }: { diff: ReportDiff; onClose: () => void }
           )}
         </pre>
       </details>
+      <div className="modal__actions">
+        <button type="submit" className="button button--primary">
+          Close
+        </button>
+      </div>
+    </ModalForm>
+  );
+}
+
+/** VersionDialog shows one version of the report whole, as it was kept. */
+function VersionDialog({ n, report, onClose }: { n: number; report: Report; onClose: () => void }) {
+  return (
+    <ModalForm labelledBy="report-version-title" className="report-diff" testId="report-version" onBackdrop={onClose} onSubmit={onClose}>
+      <h2 id="report-version-title">Version {n}</h2>
+      <article className="report report--version">
+        <Markdown text={report.markdown} localImage={chartImages(report)} />
+      </article>
       <div className="modal__actions">
         <button type="submit" className="button button--primary">
           Close

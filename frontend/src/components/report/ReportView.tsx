@@ -1,6 +1,5 @@
 import { useMemo } from 'react';
 import * as api from '../../api';
-import type { Report } from '../../api';
 import { useActions } from '../../state/actions';
 import { problemOf } from '../../state/problem';
 import { useStore } from '../../state/store';
@@ -8,6 +7,7 @@ import { ErrorNote } from '../common/ErrorNote';
 import { Icon } from '../common/Icon';
 import { Markdown } from '../common/Markdown';
 import { CoverPicker } from './CoverPicker';
+import { chartImages } from './chartImages';
 import { ReportVersions } from './ReportVersions';
 import './report.css';
 
@@ -102,18 +102,4 @@ export function ReportView({ chatId, runId }: { chatId: string; runId: string })
 /** While streaming, chart and table placeholders read as what they will be. */
 function placeholders(text: string): string {
   return text.replace(/\{\{(chart|table):([\w-]+)\}\}/g, (_m, kind: string, ref: string) => `*(${kind} ${ref})*`);
-}
-
-/**
- * The report's own charts: charts/REF.svg in its markdown is drawn from
- * the SVG Loupe rendered, as a data: URL. Every other address is refused
- * (the Markdown view shows it as text).
- */
-function chartImages(report: Report) {
-  return (src: string) => {
-    const m = /^(?:\.\/)?charts\/([\w-]+)\.svg$/.exec(src);
-    const chart = m ? report.charts.find((c) => c.ref === m[1]) : undefined;
-    if (!chart) return undefined;
-    return { src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(chart.svg)}`, alt: chart.ref };
-  };
 }
