@@ -202,7 +202,7 @@ export const writeReport = (chatId: string, runId: string, turns: number[] = [])
   call('WriteReport', chatId, runId, turns);
 /** The report last written from the run's answer, read from the conversation store (so it outlives a restart); null when none was. */
 export const getReport = (chatId: string, runId: string): Promise<Report | null> => call('GetReport', chatId, runId);
-/** The native save dialog; the path written, or null when canceled. The report is read from the store. */
+/** Exports the report as format through the native save dialog; the path written, or null when canceled. The report is read from the store. */
 export const exportReport = (runId: string, format: ExportFormat): Promise<string | null> => call('ExportReport', runId, format);
 /**
  * refreshReport runs the queries of the run's report again on the current data (files changed on disk loaded

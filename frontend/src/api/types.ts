@@ -530,7 +530,12 @@ export interface ReportDelta {
   reset?: boolean;
 }
 
-export type ExportFormat = 'folder' | 'html';
+/**
+ * How a report exports: a folder (report.md, its charts, report.html), the
+ * self-contained page, printable PDF pages (charts as vectors), or an Excel
+ * workbook (the text, and one sheet per table).
+ */
+export type ExportFormat = 'folder' | 'html' | 'pdf' | 'xlsx';
 
 /** One stored version of a conversation's report, numbered from 1 (oldest first). */
 export interface ReportVersion {
