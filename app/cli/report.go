@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"time"
 
@@ -19,7 +20,7 @@ import (
 )
 
 func init() {
-	register(command{"report", "report refresh --chat ID --out DIR [--format md|html] [--no-model] | report versions --chat ID | report diff --chat ID A B  [--workspace DIR] [--json]",
+	register(command{"report", "report refresh --chat ID --out DIR [--format md|html|pdf|xlsx] [--no-model] | report versions --chat ID | report diff --chat ID A B  [--workspace DIR] [--json]",
 		"refresh a conversation's report on the current data (a new version with what changed), list its versions, compare two", runReport})
 }
 
@@ -37,7 +38,7 @@ func runReport(ctx context.Context, e env, args []string) int {
 	f := reportFlags{ws: ws, cfg: cfg, opts: o,
 		chat:    fs.String("chat", "", "the conversation (see loupe chats)"),
 		out:     fs.String("out", "", "refresh: the folder to export the new version into"),
-		format:  fs.String("format", "md", "refresh: md (a folder: report.md, charts, report.html) or html (report.html alone)"),
+		format:  fs.String("format", "md", "refresh: md (a folder: report.md, charts, report.html), or html, pdf or xlsx (report.FORMAT in --out)"),
 		noModel: fs.Bool("no-model", false, "refresh: word what changed without a model (the numbers are Loupe's either way)"),
 		asJSON:  fs.Bool("json", false, "print the result as JSON")}
 	pos, err := parse(fs, args)
@@ -56,8 +57,8 @@ func runReport(ctx context.Context, e env, args []string) int {
 	}
 	switch pos[0] {
 	case "refresh":
-		if len(pos) != 1 || *f.out == "" || (*f.format != "md" && *f.format != "html") {
-			return usage("refresh takes --chat ID --out DIR, and --format md or html")
+		if len(pos) != 1 || *f.out == "" || !slices.Contains(exportFormats, *f.format) {
+			return usage("refresh takes --chat ID --out DIR, and --format md, html, pdf or xlsx")
 		}
 		return reportRefresh(ctx, e, f)
 	case "versions":

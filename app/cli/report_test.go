@@ -201,15 +201,15 @@ func TestReportRefreshQueriesTheConnectionAgain(t *testing.T) {
 		!strings.Contains(out, "“Rock leads with 1297 tracks” — 1297 is no longer in the results of q1.") || strings.Contains(out, "Loaded again") {
 		t.Fatalf("refresh on the connection: %d, want %q\n%s\n%s", code, want, out, errs)
 	}
-	// Refreshed again with nothing changed, as JSON: no change, Loupe's words.
-	code, out, errs = run(t, "", "report", "refresh", "--no-model", "--json", "--chat", chat, "--out", filepath.Join(t.TempDir(), "v3"))
+	// Refreshed again with nothing changed, as JSON, into a PDF: no change, Loupe's words.
+	code, out, errs = run(t, "", "report", "refresh", "--no-model", "--json", "--format", "pdf", "--chat", chat, "--out", filepath.Join(t.TempDir(), "v3"))
 	var got struct {
 		ID      string
 		Path    string
 		Changes map[string]any
 	}
 	if code != ExitOK || json.Unmarshal([]byte(out), &got) != nil || !strings.HasPrefix(got.ID, "report_") ||
-		!strings.HasSuffix(got.Path, "report.md") || len(got.Changes) != 1 || got.Changes["prose_by"] != "loupe" {
+		!strings.HasSuffix(got.Path, "report.pdf") || len(got.Changes) != 1 || got.Changes["prose_by"] != "loupe" {
 		t.Errorf("refresh --json with nothing changed: %d %+v\n%s\n%s", code, got, out, errs)
 	}
 }
