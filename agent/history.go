@@ -18,6 +18,15 @@ type Past struct {
 	Status string
 	Error  string     // why an answer failed or stopped
 	Calls  []PastCall // an answer's finished tool calls, in order
+	// Sent is, for an answer, what its run sent and received after the
+	// system prompt (its Outcome.Transcript): the question's user turn
+	// with the data it needed, the model's steps and tool results, the
+	// answer. When it is set, the answer is complete or asked the user,
+	// and its first message is the user's words before it, History
+	// replays it as it was sent, so that a model server can serve the
+	// conversation from its cache. The caller sets it only when the run
+	// was made by the same model at the same privacy level as the next.
+	Sent []llm.Message
 }
 
 // PastCall is a finished tool call of an earlier answer.
@@ -58,16 +67,19 @@ func HistoryBudget(contextTokens int) int {
 }
 
 // History builds the History of a follow-up question from the stored
-// messages before it, oldest first. The last o.Recent messages are shown
-// in detail: the user's words as written, each answer with a note of its
-// tool calls (arguments and results cut to o.CallChars) so that "same but
-// for 2023" can reuse the earlier SQL. Older messages are summarized: the
-// user's words kept, each answer cut to its opening and its last query.
-// When the result is over o.MaxTokens it is compacted further, in order:
-// shorter summaries, the older questions as one list, tool results left
-// out, answers cut, and finally the oldest messages dropped (saying how
-// many). Tool calls are written as text, never as native calls, so the
-// history is valid for every provider and survives the run's own
+// messages before it, oldest first, so that each follow-up's prompt
+// starts with the one before it, word for word: a model server then reads
+// only what is new. Each question and its answer are added in turn: as
+// they were sent (Past.Sent) when they can be, else the user's words and
+// the answer with a note of its tool calls (arguments and results cut to
+// o.CallChars) so that "same but for 2023" can reuse the earlier SQL.
+// Nothing already added changes until the history passes o.MaxTokens;
+// then it is compacted to half the budget, keeping the longest prefix it
+// can: the part compacted before stays as it was and only what was added
+// since is compacted (see compact), unless that part has grown past a
+// quarter of the budget, when everything is compacted again. Tool calls
+// outside a replayed run are written as text, never as native calls, so
+// the history is valid for every provider and survives the run's own
 // compaction (fit).
 func History(past []Past, o HistoryOptions) []llm.Message {
 	if o.Recent <= 0 {
@@ -80,9 +92,91 @@ func History(past []Past, o HistoryOptions) []llm.Message {
 		o.MaxTokens = DefaultHistoryTokens
 	}
 	msgs := usable(past)
+	var out []llm.Message
+	kept, done := 0, 0 // out[:kept] is the compacted part, msgs[:done] what it holds
+	for lo := 0; lo < len(msgs); {
+		hi := lo + 1
+		if msgs[lo].Role == llm.User && hi < len(msgs) && msgs[hi].Role == llm.Assistant {
+			hi++
+		}
+		out = append(out, asSent(msgs[lo:hi], o)...)
+		lo = hi
+		if estimateMessages(out) <= o.MaxTokens {
+			continue
+		}
+		out = shrink(msgs[:hi], out[:kept:kept], done, o)
+		kept, done = len(out), hi
+	}
+	return out
+}
+
+// shrink compacts the history of msgs, which went over o.MaxTokens, to
+// about half of it, keeping the longest prefix it can: head (the
+// compaction of msgs[:done] made before) and the rest compacted after it
+// while head takes at most a quarter of the budget; else all of msgs
+// compacted again. Whichever way, the last question stays in the user's
+// words when the budget allows.
+func shrink(msgs []Past, head []llm.Message, done int, o HistoryOptions) []llm.Message {
+	half := o.MaxTokens / 2
+	var tries [][]llm.Message
+	if h := estimateMessages(head); len(head) > 0 && h <= o.MaxTokens/4 {
+		tries = append(tries, append(head, compact(msgs[done:], o, half-h)...))
+	}
+	tries = append(tries, compact(msgs, o, half), compact(msgs, o, o.MaxTokens))
+	for _, out := range tries {
+		if keepsLastQuestion(out, msgs) {
+			return out
+		}
+	}
+	return tries[len(tries)-1]
+}
+
+// keepsLastQuestion reports whether out still holds the last question of
+// msgs in the user's words.
+func keepsLastQuestion(out []llm.Message, msgs []Past) bool {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role != llm.User {
+			continue
+		}
+		for j := len(out) - 1; j >= 0 && j >= len(out)-2; j-- {
+			if out[j].Role == llm.User && out[j].Content == msgs[i].Content {
+				return true
+			}
+		}
+		return false
+	}
+	return true
+}
+
+// asSent is a question and its answer (or a lone message) as History adds
+// them: the run's messages as sent when Past.Sent can be replayed, else
+// the user's words and the answer in detail.
+func asSent(unit []Past, o HistoryOptions) []llm.Message {
+	if len(unit) == 2 {
+		a := unit[1]
+		if len(a.Sent) > 0 && (a.Status == "complete" || a.Status == "needs_input") &&
+			a.Sent[0].Role == llm.User && UserWords(a.Sent[0].Content) == unit[0].Content {
+			return append([]llm.Message(nil), a.Sent...)
+		}
+	}
+	out := make([]llm.Message, 0, len(unit))
+	for _, p := range unit {
+		out = append(out, detailed(p, o.CallChars, shapes[0]))
+	}
+	return out
+}
+
+// compact is msgs within budget tokens: the last o.Recent messages in
+// detail, older ones summarized (the user's words kept, each answer cut
+// to its opening and its last query); when that is over budget, in order:
+// shorter summaries, the older questions as one list, tool results left
+// out, answers cut, and finally the oldest messages dropped (saying how
+// many).
+func compact(msgs []Past, o HistoryOptions, budget int) []llm.Message {
 	if len(msgs) == 0 {
 		return nil
 	}
+	o.MaxTokens = max(budget, 1)
 	split := max(len(msgs)-o.Recent, 0)
 	if split > 0 && msgs[split].Role == llm.Assistant {
 		split-- // keep an answer with its question

@@ -132,23 +132,27 @@ func (r *run) loop(parent context.Context) *Outcome {
 	return r.finish(Limit, fmt.Sprintf("stopped after %d steps", max))
 }
 
-// prepare builds the system prompt and the messages of the first step.
+// prepare builds the messages of the first step: the system prompt (the
+// same for every question of a conversation), the history as the caller
+// replays it, and the question's user turn with the data it needs.
 func (r *run) prepare() {
 	schema := r.in.Schema
 	r.meta.SchemaOnly = r.a.cfg.SchemaOnly
 	if r.a.cfg.SchemaOnly {
 		schema = withoutValues(schema)
 	}
-	sys := systemPrompt(schema, promptOptions{maxSteps: r.a.cfg.MaxSteps, tools: r.reader.cat})
+	o := promptOptions{maxSteps: r.a.cfg.MaxSteps, tools: r.reader.cat}
+	sys := systemPrompt(schema, o)
 	if r.a.cfg.SchemaOnly {
 		sys += schemaRules
 	}
-	r.meta.PromptChars = len(sys)
-	r.meta.PromptTokensEst = estimateTokens(sys)
+	turn := questionTurn(schema, o, r.in.History, r.in.Question)
+	r.meta.PromptChars = len(sys) + len(turn)
+	r.meta.PromptTokensEst = estimateTokens(sys) + estimateTokens(turn)
 	r.msgs = append(r.msgs, llm.Message{Role: llm.System, Content: sys})
 	r.msgs = append(r.msgs, r.in.History...)
 	r.runStart = len(r.msgs)
-	r.msgs = append(r.msgs, llm.Message{Role: llm.User, Content: r.in.Question})
+	r.msgs = append(r.msgs, llm.Message{Role: llm.User, Content: turn})
 }
 
 // think is one model call, streamed to the sink. On the last step the
