@@ -208,7 +208,7 @@ func TestClarificationThenFollowUpCarriesHistory(t *testing.T) {
 	asked := false
 	for _, m := range reqs[1].Messages {
 		if m.Role == llm.User {
-			users = append(users, m.Content)
+			users = append(users, agent.UserWords(m.Content))
 		}
 		if m.Role == llm.Assistant && strings.Contains(m.Content, "ask_user") && strings.Contains(m.Content, "[I asked the user:]\nOrders of which status?") {
 			asked = true

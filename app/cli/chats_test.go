@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/loupeapp/loupe/agent"
+	"github.com/loupeapp/loupe/agent/agenttest"
 	"github.com/loupeapp/loupe/agent/llm"
 	"github.com/loupeapp/loupe/agent/llm/fake"
 	"github.com/loupeapp/loupe/data/store"
@@ -91,7 +93,7 @@ func askJSON(t *testing.T, args ...string) (string, string) {
 func shown(t *testing.T, srv *fake.Server, question string) []llm.Message {
 	t.Helper()
 	for _, r := range srv.Requests() {
-		if l := r.Last(); l.Role == llm.User && l.Content == question {
+		if l := r.Last(); l.Role == llm.User && agent.UserWords(l.Content) == question {
 			return r.Messages
 		}
 	}
@@ -378,7 +380,7 @@ func TestAskRetryRetrievesForTheStoredQuestion(t *testing.T) {
 	}
 	reqs := srv.Requests()
 	last := reqs[len(reqs)-1]
-	if len(last.Messages) == 0 || !strings.Contains(last.Messages[0].Content, "amount") {
+	if len(last.Messages) == 0 || !strings.Contains(agenttest.Prompt(last), "amount") {
 		t.Fatalf("the retried run's prompt does not describe sales:\n%+v", last.Messages)
 	}
 }

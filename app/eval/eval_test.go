@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/loupeapp/loupe/agent/agenttest"
 	"github.com/loupeapp/loupe/agent/llm/fake"
 	"github.com/loupeapp/loupe/agent/llm/provider"
 	"github.com/loupeapp/loupe/app/assemble"
@@ -27,14 +28,7 @@ func scriptedModel(t *testing.T, qs []eval.Question, right bool) *fake.Server {
 		byQuestion[q.Question] = q
 	}
 	return fake.Start(t, fake.Options{Respond: func(r fake.Request) fake.Turn {
-		var question string
-		for _, m := range r.Messages {
-			if m.Role == "user" {
-				question = m.Content
-				break
-			}
-		}
-		q := byQuestion[question]
+		q := byQuestion[agenttest.Asked(r)]
 		if len(r.ToolResults()) > 0 {
 			if q.Answer != "" && right {
 				return fake.Text("The first order was placed on " + q.Answer + ".")
