@@ -90,7 +90,7 @@ func TestHistoryKeepsTheLastTenMessagesInDetail(t *testing.T) {
 		}
 	}
 	o := HistoryOptions{Recent: DefaultRecentMessages, CallChars: DefaultCallChars}
-	h := compact(past, o, estimateMessages(whole))
+	h, _ := compact(past, o, estimateMessages(whole))
 	if len(h) != 16 {
 		t.Fatalf("%d messages, want 16", len(h))
 	}
@@ -108,7 +108,7 @@ func TestHistoryKeepsTheLastTenMessagesInDetail(t *testing.T) {
 	}
 	// An odd window starts at a question, never at its answer.
 	o.Recent = 3
-	h = compact(past[1:], o, estimateMessages(whole))
+	h, _ = compact(past[1:], o, estimateMessages(whole))
 	if !strings.Contains(h[len(h)-4].Content, "question 6") || !strings.Contains(h[len(h)-3].Content, "[Tools used") {
 		t.Errorf("window: %q / %q", h[len(h)-4].Content, h[len(h)-3].Content)
 	}

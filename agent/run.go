@@ -2,14 +2,16 @@ package agent
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/loupeapp/loupe/agent/refs"
 	"strings"
 	"time"
 
 	"github.com/loupeapp/loupe/agent/evidence"
 	"github.com/loupeapp/loupe/agent/llm"
+	"github.com/loupeapp/loupe/agent/refs"
 	"github.com/loupeapp/loupe/tools"
 )
 
@@ -167,7 +169,7 @@ func (r *run) think(ctx context.Context, last bool) (llm.Response, error) {
 	}
 	msgs, n := fit(msgs, r.runStart, r.limit)
 	r.meta.Compacted += n
-	req := llm.Request{Model: r.a.cfg.Model, Messages: msgs, Tools: r.specs, Temperature: r.a.cfg.Temperature}
+	req := llm.Request{Model: r.a.cfg.Model, Messages: msgs, Tools: r.specs, Temperature: r.a.cfg.Temperature, CacheKey: r.cacheKey()}
 	if r.textMode {
 		req.Tools, req.Messages = nil, textProtocol(msgs, r.specs)
 	}
@@ -195,6 +197,18 @@ func (r *run) think(ctx context.Context, last bool) (llm.Response, error) {
 	r.meta.Usage = append(r.meta.Usage, u)
 	r.emit(Event{Type: UsageReported, Usage: &u})
 	return resp, nil
+}
+
+// cacheKey names the run's conversation (its run when it has none) for a
+// server's prompt cache: a digest of the id, the same for every request of
+// the conversation and telling nothing of it.
+func (r *run) cacheKey() string {
+	id := r.in.ChatID
+	if id == "" {
+		id = r.in.RunID
+	}
+	sum := sha256.Sum256([]byte("loupe prompt cache " + id))
+	return "loupe-" + hex.EncodeToString(sum[:12])
 }
 
 // stopped ends a run that an error interrupted: a cancel, the time limit,
