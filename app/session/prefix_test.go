@@ -14,7 +14,8 @@ import (
 // over three questions asked through session.Ask (retrieval, the stored
 // conversation, its history) each follow-up's first request shares at
 // least 0.9 of its prompt, verbatim, with the last request of the
-// question before it, and so does each step with the step before. The
+// question before it, and so does each step with the step before, whose
+// whole prompt it starts with. The
 // model server is told to keep the model loaded (Ollama's keep_alive) or
 // which cache the conversation's requests belong to (OpenAI's
 // prompt_cache_key, the same for the whole conversation and not the
@@ -52,6 +53,11 @@ func TestFollowUpsReuseThePromptSentBefore(t *testing.T) {
 				t.Logf("request %d (%s): %.3f of the prompt is the previous one's", i, kind, s)
 				if s < floor {
 					t.Errorf("request %d (%s): %.3f of its prompt is a verbatim prefix of the one before, want >= %.1f", i, kind, s, floor)
+				}
+				// All of the previous request is cached: the model server
+				// reads only what was added since.
+				if prev, cur := agenttest.PromptText(reqs[i-1]), agenttest.PromptText(reqs[i]); !strings.HasPrefix(cur, prev) {
+					t.Errorf("request %d (%s) does not start with the whole request before it", i, kind)
 				}
 			}
 			for i, r := range reqs {
