@@ -21,7 +21,7 @@ import (
 
 // scriptedModel answers each sample question: right runs the gold query
 // and answers; wrong runs a query that gives another result.
-func scriptedModel(t *testing.T, qs []eval.Question, right bool) *fake.Server {
+func scriptedModel(t testing.TB, qs []eval.Question, right bool) *fake.Server {
 	t.Helper()
 	byQuestion := map[string]eval.Question{}
 	for _, q := range qs {
@@ -51,7 +51,7 @@ func quote(s string) string {
 	return `"` + r.Replace(s) + `"`
 }
 
-func sampleEnv(t *testing.T, srv *fake.Server, level privacy.Level) eval.Opener {
+func sampleEnv(t testing.TB, srv *fake.Server, level privacy.Level) eval.Opener {
 	t.Helper()
 	ctx := context.Background()
 	ws, err := workspace.Open(ctx, t.TempDir())
