@@ -43,15 +43,15 @@ func History(ctx context.Context, st *store.Store, pair *store.Pair, p llm.Provi
 		}
 		pm := pastOf(m)
 		if m.Role == store.Assistant {
-			sent, err := sentOf(blobs[m.ID], p.Name(), model, level == privacy.Schema)
-			if err != nil {
-				return nil, fmt.Errorf("read the history of %s: %w", pair.User.ConversationID, err)
+			// at the schema level, the answer as told in text holds no value
+			// either: the history tells it so when it cannot replay it
+			if level == privacy.Schema {
+				if pm, err = schemaPast(ctx, st, m, pm); err != nil {
+					return nil, err
+				}
 			}
-			pm.Sent = sent
-		}
-		if level == privacy.Schema && m.Role == store.Assistant && pm.Sent == nil {
-			if pm, err = schemaPast(ctx, st, m, pm); err != nil {
-				return nil, err
+			if pm.Sent, err = sentOf(blobs[m.ID], p.Name(), model, level == privacy.Schema); err != nil {
+				return nil, fmt.Errorf("read the history of %s: %w", pair.User.ConversationID, err)
 			}
 		}
 		past = append(past, pm)

@@ -8,6 +8,7 @@ import (
 	"github.com/loupeapp/loupe/agent/agenttest"
 	"github.com/loupeapp/loupe/agent/llm/fake"
 	"github.com/loupeapp/loupe/agent/llm/provider"
+	"github.com/loupeapp/loupe/data/privacy"
 )
 
 // A conversation's follow-ups start with the prompt sent before them:
@@ -71,6 +72,50 @@ func TestFollowUpsReuseThePromptSentBefore(t *testing.T) {
 						t.Errorf("request %d: prompt_cache_key %q, want the conversation's (%q), not its id", i, r.CacheKey, reqs[0].CacheKey)
 					}
 				}
+			}
+		})
+	}
+}
+
+// At the schema privacy level a follow-up's history holds no value of the
+// data, whether the earlier answer is replayed as its run sent it (a
+// model with room for it) or told in text (a small context window, where
+// the run is too big to replay): the answer as the model wrote it, with
+// its references, never the stored answer with the values filled in.
+func TestSchemaLevelFollowUpsHoldNoValue(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		context int
+		replay  bool
+	}{{"replayed", 32768, true}, {"told in text", 2048, false}} {
+		t.Run(c.name, func(t *testing.T) {
+			w := newWorldOn(t, provider.Ollama, fake.Options{
+				Models: []fake.Model{{Name: "qwen3:8b", Tools: true, ContextLength: c.context}},
+				Turns: []fake.Turn{
+					fake.Calls(call(t, "run_sql", map[string]any{"sql": regionSQL})),
+					fake.Text("Most orders come from {{q1.region[0]}}."),
+					fake.Text("As said, the top region leads."),
+				}})
+			pair, out, _ := w.askWith(t, "", "Which region has the most orders?", privacy.Schema)
+			if out.Status != agent.Done || !strings.HasPrefix(out.Answer, "Most orders come from ") || strings.Contains(out.Answer, "{{") {
+				t.Fatalf("first answer: %s %q", out.Status, out.Answer)
+			}
+			filled := out.Answer
+			if _, out, _ = w.askWith(t, pair.User.ConversationID, "And which is second?", privacy.Schema); out.Status != agent.Done {
+				t.Fatalf("follow-up: %s %s", out.Status, out.Reason)
+			}
+			reqs := w.srv.Requests()
+			last := reqs[len(reqs)-1]
+			body := string(last.Body)
+			if strings.Contains(body, filled) || !strings.Contains(body, "{{q1.region[0]}}") {
+				t.Errorf("the follow-up must hold the answer as the model wrote it, not %q", filled)
+			}
+			replayed := false
+			for _, m := range last.Messages {
+				replayed = replayed || len(m.ToolCalls) > 0
+			}
+			if replayed != c.replay {
+				t.Errorf("the earlier run replayed as sent: %v, want %v", replayed, c.replay)
 			}
 		})
 	}
