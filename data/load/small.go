@@ -90,6 +90,7 @@ func (l *Loader) keepAsView(ctx context.Context, c *duckdb.Conn, src *source, d 
 	if !strings.HasPrefix(reader, "read_csv(") {
 		return nil
 	}
+	reader = withoutHive(reader)
 	view := d.Name + "_view"
 	if err := duck.Exec(ctx, c, "CREATE VIEW "+duck.QuoteIdent(view)+" AS SELECT * FROM "+reader); err != nil {
 		return nil //nolint:nilerr // DuckDB cannot read it so: the table stays
