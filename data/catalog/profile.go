@@ -136,7 +136,9 @@ func ProfileWithin(ctx context.Context, c Conn, table string, budget time.Durati
 // at a few milliseconds a file the passes saved are most of the profile's
 // cost. That pass reads every value of every column: a value the view
 // cannot convert to its column's type fails it, and the columns are then
-// in the report's Skipped. cols is not changed; the report holds a copy.
+// in the report's Skipped (all of them, and Rows is -1, when no
+// aggregate pass succeeded). cols is not changed; the report holds a
+// copy.
 func ProfileView(ctx context.Context, c Conn, view string, cols []Column, budget time.Duration) (Report, error) {
 	r := Report{Rows: -1, Columns: make([]Column, len(cols)), unstored: true}
 	for i, col := range cols {
@@ -146,15 +148,7 @@ func ProfileView(ctx context.Context, c Conn, view string, cols []Column, budget
 		r.Rows = 0
 		return r, nil
 	}
-	ident := quoteIdent(view)
-	r, err := r.profile(ctx, c, ident, budget)
-	if err == nil && r.Rows < 0 { // no aggregate pass succeeded
-		err = each(ctx, c, "SELECT count(*) FROM "+ident, nil, func(v []driver.Value) { r.Rows = num(v[0]) })
-		if err != nil {
-			err = fmt.Errorf("count rows of %s: %w", view, err)
-		}
-	}
-	return r, err
+	return r.profile(ctx, c, quoteIdent(view), budget)
 }
 
 // profile fills in r's columns, of the relation ident whose rows r
