@@ -122,7 +122,7 @@ func (l *Loader) loadPlainView(ctx context.Context, src *source) ([]catalog.Data
 			return err
 		}
 		old, found := n.existing[name]
-		if d, copyPath, err = l.plainStage(ctx, c, src, name); err != nil {
+		if d, copyPath, err = l.plainStage(ctx, c, src, name, found); err != nil {
 			return err
 		}
 		src.report(Progress{Table: d.Name, Phase: "profiling", Percent: -1})
@@ -170,10 +170,10 @@ func (l *Loader) loadPlainView(ctx context.Context, src *source) ([]catalog.Data
 }
 
 // plainStage copies src into the import folder and makes the view name
-// over the copy in c's transaction, replacing what held the name, and
-// checks it (see loadPlainView). It returns the copy's path whenever it
-// made one, for the caller to remove on failure.
-func (l *Loader) plainStage(ctx context.Context, c *duckdb.Conn, src *source, name string) (catalog.Dataset, string, error) {
+// over the copy in c's transaction, replacing the dataset that held the
+// name (found), and checks it (see loadPlainView). It returns the copy's
+// path whenever it made one, for the caller to remove on failure.
+func (l *Loader) plainStage(ctx context.Context, c *duckdb.Conn, src *source, name string, found bool) (catalog.Dataset, string, error) {
 	delim := byte(',')
 	ext := ".csv"
 	if src.kind.format == TSV {
@@ -191,8 +191,10 @@ func (l *Loader) plainStage(ctx context.Context, c *duckdb.Conn, src *source, na
 		return catalog.Dataset{}, copyPath, fmt.Errorf("%w: quotes, other delimiters, control characters, blank or ragged lines", errNotPlain)
 	}
 	d := catalog.Dataset{Name: name, Kind: string(src.kind.format), Storage: "view", Staged: copyPath}
-	if err := replaceObject(ctx, c, d.Name); err != nil {
-		return d, copyPath, err
+	if found {
+		if err := replaceObject(ctx, c, d.Name); err != nil {
+			return d, copyPath, err
+		}
 	}
 	if err := plainView(ctx, c, d.Name, copyPath, delim); err != nil {
 		return d, copyPath, err
@@ -308,6 +310,8 @@ func plainView(ctx context.Context, c *duckdb.Conn, view, path string, delim byt
 	if !strings.HasPrefix(reader, "read_csv(") || !strings.Contains(reader, "header=true") {
 		return fmt.Errorf("%w: no header row found (%s)", errNotPlain, reader)
 	}
+	// An object no record names (none is expected) fails this, and the
+	// table path, which replaces whatever holds the name, takes over.
 	if err := duck.Exec(ctx, c, "CREATE VIEW "+duck.QuoteIdent(view)+" AS SELECT * FROM "+withoutHive(reader)); err != nil {
 		return fmt.Errorf("%w: %v", errNotPlain, firstLine(duckMsg(err)))
 	}
