@@ -171,7 +171,7 @@ func SweepCopies(ctx context.Context, c *duckdb.Conn, importDir string) (int, er
 		return 0, nil
 	}
 	used := map[string]bool{}
-	q := `SELECT json_extract_string(info, '$.staged') FROM _loupe.datasets WHERE contains(info, '"staged":')`
+	q := `SELECT staged FROM _loupe.datasets WHERE staged <> ''`
 	if err := each(ctx, c, q, func(v []any) { used[fmt.Sprint(v[0])] = true }); err != nil {
 		return 0, fmt.Errorf("find the files the datasets read: %w", err)
 	}
