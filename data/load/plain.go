@@ -154,6 +154,9 @@ func (l *Loader) loadPlainView(ctx context.Context, src *source) ([]catalog.Data
 		if copyPath != "" {
 			_ = os.Remove(copyPath)
 		}
+		if ctx.Err() != nil {
+			return nil, true, ctx.Err() // an interrupted statement is no reason to try a table
+		}
 		if errors.Is(err, errNotPlain) {
 			l.log.Debug("loading a small text file as a table", "file", src.path, "why", err)
 			return nil, false, nil
