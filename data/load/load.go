@@ -93,7 +93,10 @@ func (s *source) report(p Progress) {
 // transaction. A failure or a cancel at any stage, the profile included,
 // drops the staging objects, so the datasets stay as they were; a process
 // killed in between leaves staging objects that the next open sweeps (see
-// Sweep). Cancelling interrupts the DuckDB statement running.
+// Sweep). A small plain CSV or TSV takes one transaction instead: its
+// view over a private copy is made, profiled and put in place at once
+// (see loadPlainView). Cancelling interrupts the DuckDB statement
+// running.
 func (l *Loader) Load(ctx context.Context, path string, opt Options) ([]catalog.Dataset, error) {
 	start := time.Now()
 	src, err := open(path)
