@@ -54,8 +54,10 @@ rounds "load wide CSV vs narrow" load.test '^BenchmarkLoadWide$/^narrow$' '^Benc
 rounds "load wide CSV vs DuckDB" load.test '^BenchmarkLoadWide$/^wide_duckdb_ctas$' '^BenchmarkLoadWide$/^wide$' 1x s 1e9
 echo "== a query (two columns, every row) on the wide dataset against the narrow one: what a query pays for the width (the wide layout's view)"
 rounds "query wide vs narrow" load.test '^BenchmarkQueryWide$/^narrow$' '^BenchmarkQueryWide$/^wide$' 5x ms 1e6
-echo "== many small files: 100 and 1,000 CSVs of 200 rows (targets: per-file ratio <= 1.3, 1,000 vs 10 x 100 <= 1.1, workspace < 3x its CSVs)"
+echo "== many small files: 100, 1,000 and 10,000 CSVs of 200 rows against DuckDB alone (targets: per-file ratio <= 1.3, 1,000 vs 10 x 100 <= 1.1, 10,000 in < 240 s, workspace < 3x its CSVs)"
 bash scripts/bench-many.sh | tee -a .cache/bench/summary.txt
+echo "== start-up with 100 and 10,000 datasets against a bare DuckDB open of the same workspace (target: < 0.5 s at 10,000)"
+bash scripts/bench-startup.sh | tee -a .cache/bench/summary.txt
 echo "== agent overhead per step, zero-latency fake model, SQL time excluded (target <= 2 ms); prompt size for 20 tables"
 go test ./app/assemble -run '^$' -bench 'AgentStep|PromptSize' -benchtime 30x -count 1 | tee -a "$out" |
   awk '/^Benchmark/ { name = $1; sub(/-[0-9]+$/, "", name); printf "%s: %s %s\n", name, $5, $6 }' | tee -a .cache/bench/summary.txt

@@ -124,23 +124,6 @@ func CarryNotes(old Dataset, d *Dataset) {
 	}
 }
 
-// KeepNotes carries onto d the notes of the record stored under d.Name on
-// c when that record is of the same source and part (a refresh or reload
-// of the same file); a new dataset is left as it is.
-func KeepNotes(ctx context.Context, c Conn, d *Dataset) error {
-	old, err := getOn(ctx, c, d.Name)
-	if errors.Is(err, ErrNotFound) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	if old.Source == d.Source && old.Part == d.Part {
-		CarryNotes(old, d)
-	}
-	return nil
-}
-
 // getOn reads the record of name on c (inside the caller's transaction).
 func getOn(ctx context.Context, c Conn, name string) (Dataset, error) {
 	rows, err := c.QueryContext(ctx, "SELECT info FROM _loupe.datasets WHERE name = $1", []driver.NamedValue{{Ordinal: 1, Value: name}})

@@ -50,7 +50,8 @@ type Report struct {
 	Columns []Column
 	Skipped []Skipped
 
-	done map[*Column]bool // while profiling: the columns reached
+	done     map[*Column]bool // while profiling: the columns reached
+	unstored bool             // the relation has no stored statistics (see ProfileView)
 }
 
 // Warning says which columns were left without statistics, for the
@@ -123,16 +124,46 @@ func ProfileWithin(ctx context.Context, c Conn, table string, budget time.Durati
 	if err := each(ctx, c, "SELECT count(*) FROM "+ident, nil, func(v []driver.Value) { r.Rows = num(v[0]) }); err != nil {
 		return Report{}, fmt.Errorf("count rows of %s: %w", table, err)
 	}
+	return r.profile(ctx, c, ident, budget)
+}
+
+// ProfileView is ProfileWithin for a view over a file that the caller
+// has just described (cols, as Describe gives them), such as the view a
+// load makes of a small text file: it skips the lookup of the columns,
+// counts the rows in the pass that computes the columns' statistics, and
+// skips the pass over stored statistics, which DuckDB does not keep for
+// a view over a file. Each query of such a view reads the file again, so
+// at a few milliseconds a file the passes saved are most of the profile's
+// cost. That pass reads every value of every column: a value the view
+// cannot convert to its column's type fails it, and the columns are then
+// in the report's Skipped (all of them, and Rows is -1, when no
+// aggregate pass succeeded). cols is not changed; the report holds a
+// copy.
+func ProfileView(ctx context.Context, c Conn, view string, cols []Column, budget time.Duration) (Report, error) {
+	r := Report{Rows: -1, Columns: make([]Column, len(cols)), unstored: true}
+	for i, col := range cols {
+		r.Columns[i] = Column{Name: col.Name, Type: col.Type}
+	}
+	if len(cols) == 0 {
+		r.Rows = 0
+		return r, nil
+	}
+	return r.profile(ctx, c, quoteIdent(view), budget)
+}
+
+// profile fills in r's columns, of the relation ident whose rows r
+// counts, within budget.
+func (r Report) profile(ctx context.Context, c Conn, ident string, budget time.Duration) (Report, error) {
 	if budget <= 0 {
 		budget = DefaultBudget
 	}
 	bctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
-	r.profileColumns(bctx, c, ident, cols)
+	r.profileColumns(bctx, c, ident, r.Columns)
 	if err := ctx.Err(); err != nil {
 		return Report{}, err
 	}
-	r.skipUnreached(cols, budget)
+	r.skipUnreached(r.Columns, budget)
 	r.done = nil
 	return r, nil
 }
@@ -148,7 +179,7 @@ func (r *Report) profileColumns(bctx context.Context, c Conn, ident string, cols
 	done := func(i int) { r.done[&cols[i]] = true }
 	for lo := 0; lo < len(cols) && bctx.Err() == nil; lo += BatchColumns {
 		hi := min(lo+BatchColumns, len(cols))
-		err := profileBatch(bctx, c, ident, r.Rows, cols[lo:hi])
+		err := profileBatch(bctx, c, ident, &r.Rows, cols[lo:hi], r.unstored)
 		if err == nil {
 			for i := lo; i < hi; i++ {
 				done(i)
@@ -157,7 +188,7 @@ func (r *Report) profileColumns(bctx context.Context, c Conn, ident string, cols
 		}
 		// One column spoils the batch's query: profile them one by one.
 		for i := lo; i < hi && bctx.Err() == nil; i++ {
-			if cerr := profileBatch(bctx, c, ident, r.Rows, cols[i:i+1]); cerr == nil {
+			if cerr := profileBatch(bctx, c, ident, &r.Rows, cols[i:i+1], r.unstored); cerr == nil {
 				done(i)
 			} else if bctx.Err() == nil {
 				r.skip(cols, i, "DuckDB could not compute them: "+firstLine(duckMsg(cerr)))
@@ -186,13 +217,19 @@ func (r *Report) skip(cols []Column, i int, reason string) {
 }
 
 // profileBatch fills in the statistics of cols (a slice of the table's
-// columns) in at most four queries.
-func profileBatch(ctx context.Context, c Conn, ident string, total int64, cols []Column) error {
-	have := storedStats(ctx, c, ident, cols)
+// columns) in at most four queries; three when the relation has no
+// stored statistics (unstored). *total is the relation's row count; a
+// negative one is counted (with no stored statistics, the aggregate pass
+// always runs).
+func profileBatch(ctx context.Context, c Conn, ident string, total *int64, cols []Column, unstored bool) error {
+	have := make([]stored, len(cols))
+	if !unstored {
+		have = storedStats(ctx, c, ident, cols)
+	}
 	if err := aggregate(ctx, c, ident, total, cols, have); err != nil {
 		return err
 	}
-	if err := topValues(ctx, c, ident, total, cols); err != nil {
+	if err := topValues(ctx, c, ident, *total, cols); err != nil {
 		return err
 	}
 	return samples(ctx, c, ident, cols)
@@ -277,8 +314,9 @@ func storedStats(ctx context.Context, c Conn, ident string, cols []Column) []sto
 }
 
 // aggregate counts rows and NULLs and computes what storedStats lacked,
-// in one pass. Min/max of text columns come from topValues instead.
-func aggregate(ctx context.Context, c Conn, ident string, total int64, cols []Column, have []stored) error {
+// in one pass; it sets *total when it is negative. Min/max of text
+// columns come from topValues instead.
+func aggregate(ctx context.Context, c Conn, ident string, total *int64, cols []Column, have []stored) error {
 	parts := []string{"count(*)"}
 	type slot struct{ col, kind int }
 	var slots []slot
@@ -303,11 +341,14 @@ func aggregate(ctx context.Context, c Conn, ident string, total int64, cols []Co
 		return nil
 	}
 	err := each(ctx, c, "SELECT "+strings.Join(parts, ", ")+" FROM "+ident, nil, func(v []driver.Value) {
+		if *total < 0 {
+			*total = num(v[0])
+		}
 		for k, s := range slots {
 			x := v[k+1]
 			switch s.kind {
 			case 0:
-				cols[s.col].Nulls = total - num(x)
+				cols[s.col].Nulls = *total - num(x)
 			case 1:
 				cols[s.col].Min = strPtr(x)
 			case 2:
@@ -322,7 +363,7 @@ func aggregate(ctx context.Context, c Conn, ident string, total int64, cols []Co
 	}
 	for i := range cols {
 		// The estimate can exceed the number of values; clamp it.
-		if nonNull := total - cols[i].Nulls; cols[i].Distinct > nonNull {
+		if nonNull := *total - cols[i].Nulls; cols[i].Distinct > nonNull {
 			cols[i].Distinct = nonNull
 		}
 	}

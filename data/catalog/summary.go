@@ -35,6 +35,7 @@ type Summary struct {
 var summaryColumns = [][2]string{
 	{"kind", "VARCHAR"}, {"rows", "BIGINT"}, {"size_bytes", "BIGINT"}, {"storage", "VARCHAR"}, {"n_columns", "INTEGER"},
 	{"loaded_at", "VARCHAR"}, {"note", "VARCHAR"}, {"comment", "VARCHAR"}, {"warnings", "VARCHAR"},
+	{"staged", "VARCHAR"}, {"attach", "VARCHAR"}, {"profiled", "BOOLEAN"},
 }
 
 // summaryValues are d's values for summaryColumns.
@@ -48,11 +49,11 @@ func summaryValues(d Dataset) ([]any, error) {
 		warnings = string(b)
 	}
 	return []any{d.Kind, d.Rows, d.SizeBytes, d.Storage, int32(len(d.Columns)),
-		d.LoadedAt.UTC().Format(time.RFC3339Nano), d.Note, d.Comment, warnings}, nil
+		d.LoadedAt.UTC().Format(time.RFC3339Nano), d.Note, d.Comment, warnings, d.Staged, d.Attach, d.Profiled}, nil
 }
 
-// migrateSummaries adds the summary columns to a catalog of version 1 and
-// fills them from the records, once.
+// migrateSummaries adds the summary columns to a catalog of version 1 or
+// 2 and fills them from the records, once.
 func migrateSummaries(ctx context.Context, c Conn) error {
 	for _, col := range summaryColumns {
 		if _, err := c.ExecContext(ctx, "ALTER TABLE _loupe.datasets ADD COLUMN IF NOT EXISTS "+col[0]+" "+col[1], nil); err != nil {
@@ -67,6 +68,11 @@ func migrateSummaries(ctx context.Context, c Conn) error {
 		WHERE n_columns IS NULL`
 	if _, err := c.ExecContext(ctx, q, nil); err != nil {
 		return fmt.Errorf("catalog: fill the summary columns: %w", err)
+	}
+	q = `UPDATE _loupe.datasets SET staged = coalesce(info->>'$.staged', ''), attach = coalesce(info->>'$.attach', ''),
+		profiled = coalesce((info->>'$.profiled')::BOOLEAN, false) WHERE profiled IS NULL`
+	if _, err := c.ExecContext(ctx, q, nil); err != nil {
+		return fmt.Errorf("catalog: fill the summary columns of version 3: %w", err)
 	}
 	return nil
 }
@@ -130,15 +136,14 @@ func NameLike(ctx context.Context, c Conn, name string) (string, error) {
 }
 
 // Shares reports whether a dataset on c other than d reads d's staged
-// file or d's attached database: what removing d may let go of. It decodes
-// no record in Go (DuckDB reads the two keys).
+// file or d's attached database: what removing d may let go of. It reads
+// the staged and attach columns, no record.
 func Shares(ctx context.Context, c Conn, d Dataset) (staged, attach bool, err error) {
 	if d.Staged == "" && d.Attach == "" {
 		return false, false, nil
 	}
-	q := `SELECT coalesce(bool_or($2 <> '' AND json_extract_string(info, '$.staged') = $2), false),
-		coalesce(bool_or($3 <> '' AND json_extract_string(info, '$.attach') = $3), false)
-		FROM _loupe.datasets WHERE name <> $1 AND (contains(info, '"staged":') OR contains(info, '"attach":'))`
+	q := `SELECT coalesce(bool_or($2 <> '' AND staged = $2), false), coalesce(bool_or($3 <> '' AND attach = $3), false)
+		FROM _loupe.datasets WHERE name <> $1`
 	err = each(ctx, c, q, []any{d.Name, d.Staged, d.Attach}, func(v []driver.Value) {
 		staged, _ = v[0].(bool)
 		attach, _ = v[1].(bool)

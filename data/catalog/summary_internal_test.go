@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"encoding/json"
 	"reflect"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -115,8 +117,8 @@ func TestSummariesOfAnOlderCatalog(t *testing.T) {
 		t.Errorf("Summaries after the upgrade =\n%+v\nwant\n%+v", got, want)
 	}
 	var v string
-	if err := db.QueryRowContext(ctx, "SELECT value FROM _loupe.meta WHERE key = 'catalog_version'").Scan(&v); err != nil || v != "2" {
-		t.Errorf("catalog_version = %q, %v; want 2", v, err)
+	if err := db.QueryRowContext(ctx, "SELECT value FROM _loupe.meta WHERE key = 'catalog_version'").Scan(&v); err != nil || v != strconv.Itoa(Version) {
+		t.Errorf("catalog_version = %q, %v; want %d", v, err, Version)
 	}
 	// A record put after the upgrade lists too, and a second Ensure leaves all as it is.
 	onConn(t, db, func(c *duckdb.Conn) error {
@@ -168,4 +170,71 @@ func TestShares(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// TestColumnsOfVersion3: a catalog of version 2 gets the staged, attach
+// and profiled columns, filled from its records, when it opens, and
+// Attached, Unprofiled and Shares find the records by them.
+func TestColumnsOfVersion3(t *testing.T) {
+	ctx := context.Background()
+	db, err := sql.Open("duckdb", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	v2 := "kind VARCHAR, rows BIGINT, size_bytes BIGINT, storage VARCHAR, n_columns INTEGER, loaded_at VARCHAR, note VARCHAR, comment VARCHAR, warnings VARCHAR"
+	for _, q := range []string{
+		"CREATE SCHEMA _loupe",
+		"CREATE TABLE _loupe.meta (key VARCHAR PRIMARY KEY, value VARCHAR)",
+		"CREATE TABLE _loupe.datasets (name VARCHAR PRIMARY KEY, source VARCHAR, part VARCHAR, info VARCHAR, " + v2 + ")",
+		"INSERT INTO _loupe.meta VALUES ('catalog_version', '2')",
+	} {
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	records := []Dataset{
+		{Name: "trips", Staged: "/w/import/nyc.duckdb", Attach: "src_nyc", Profiled: true},
+		{Name: "daily", Staged: "/w/import/daily-x-1.csv", Profiled: true, Note: `says "attach":"src_nyc"`},
+		{Name: "fresh"},
+	}
+	for _, d := range records {
+		b, _ := json.Marshal(d)
+		if _, err := db.ExecContext(ctx, "INSERT INTO _loupe.datasets (name, source, part, info, n_columns) VALUES ($1, $2, $3, $4, 0)", d.Name, d.Source, d.Part, string(b)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	onConn(t, db, func(c *duckdb.Conn) error { return Ensure(ctx, c) })
+	names := func(ds []Dataset, err error) string {
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, d := range ds {
+			out = append(out, d.Name)
+		}
+		return strings.Join(out, ",")
+	}
+	if got := names(Attached(ctx, db)); got != "trips" {
+		t.Errorf("Attached after the upgrade: %s, want trips", got)
+	}
+	if got := names(Unprofiled(ctx, db)); got != "fresh" {
+		t.Errorf("Unprofiled after the upgrade: %s, want fresh", got)
+	}
+	var staged string
+	if err := db.QueryRowContext(ctx, "SELECT staged FROM _loupe.datasets WHERE name = 'daily'").Scan(&staged); err != nil || staged != records[1].Staged {
+		t.Errorf("staged of daily = %q, %v; want %s", staged, err, records[1].Staged)
+	}
+	onConn(t, db, func(c *duckdb.Conn) error {
+		if err := Put(ctx, c, Dataset{Name: "zones", Staged: "/w/import/nyc.duckdb", Attach: "src_nyc", Profiled: true}); err != nil {
+			return err
+		}
+		if s, a, err := Shares(ctx, c, records[0]); err != nil || !s || !a {
+			t.Errorf("Shares(trips) with zones put = %v, %v, %v; want true, true", s, a, err)
+		}
+		return nil
+	})
+	if got := names(Attached(ctx, db)); got != "trips,zones" {
+		t.Errorf("Attached after a put: %s, want trips,zones", got)
+	}
 }

@@ -34,7 +34,7 @@ func (l *Loader) loadParquet(ctx context.Context, src *source) ([]catalog.Datase
 		if err := replaceObject(ctx, c, d.Name); err != nil {
 			return err
 		}
-		q := "CREATE VIEW " + duck.QuoteIdent(d.Name) + " AS SELECT * FROM read_parquet(" + duck.QuoteString(d.Staged) + ")"
+		q := "CREATE VIEW " + duck.QuoteIdent(d.Name) + " AS SELECT * FROM read_parquet(" + duck.QuoteString(d.Staged) + ", " + noHive + ")"
 		if err := duck.Exec(ctx, c, q); err != nil {
 			return fileErr(src.path, "not a valid Parquet file: "+firstLine(duckMsg(err)), "re-export it from its source; if it was downloaded, download it again", err)
 		}

@@ -162,7 +162,7 @@ func (l *Loader) loadFolder(ctx context.Context, src *source, files []string, na
 			}
 			list[i] = duck.QuoteString(dst)
 		}
-		args := []string{"[" + strings.Join(list, ", ") + "]", "union_by_name = true", "filename = 'source_file'", "null_padding = true"}
+		args := []string{"[" + strings.Join(list, ", ") + "]", "union_by_name = true", "filename = 'source_file'", "null_padding = true", noHive}
 		if src.kind.format == TSV {
 			args = append(args, `delim = '\t'`)
 		}

@@ -67,6 +67,9 @@ type source struct {
 	// clean is set when a text file loaded without retries or warnings:
 	// a small one is then kept as a view (see keepAsView).
 	clean bool
+	// published is set when the datasets were put in place by the
+	// loader itself (see loadPlainView), not left to Loader.publish.
+	published bool
 }
 
 func (s *source) report(p Progress) {
@@ -90,7 +93,10 @@ func (s *source) report(p Progress) {
 // transaction. A failure or a cancel at any stage, the profile included,
 // drops the staging objects, so the datasets stay as they were; a process
 // killed in between leaves staging objects that the next open sweeps (see
-// Sweep). Cancelling interrupts the DuckDB statement running.
+// Sweep). A small plain CSV or TSV takes one transaction instead: its
+// view over a private copy is made, profiled and put in place at once
+// (see loadPlainView). Cancelling interrupts the DuckDB statement
+// running.
 func (l *Loader) Load(ctx context.Context, path string, opt Options) ([]catalog.Dataset, error) {
 	start := time.Now()
 	src, err := open(path)
@@ -129,12 +135,14 @@ func (l *Loader) Load(ctx context.Context, path string, opt Options) ([]catalog.
 		}
 		return nil, l.memErr(src, err)
 	}
-	if err := l.publish(ctx, src, out); err != nil {
-		l.discard(out)
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
+	if !src.published {
+		if err := l.publish(ctx, src, out); err != nil {
+			l.discard(out)
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return nil, l.memErr(src, err)
 		}
-		return nil, l.memErr(src, err)
 	}
 	l.log.Info("loaded", "file", src.path, "datasets", len(out), "elapsed", time.Since(start))
 	src.report(Progress{Phase: "done", Percent: 100, Bytes: src.info.Size()})
@@ -255,6 +263,13 @@ func finish(ctx context.Context, c *duckdb.Conn, src *source, d *catalog.Dataset
 	_ = each(ctx, c, "SELECT count(*) FROM "+duck.QuoteIdent(d.Name), func(v []any) { d.Rows = toInt(v[0]) })
 	catalog.KeepColumnText(d.Columns, cols) // comments the loader read from the source
 	d.Columns = cols
+	stamp(src, d, started)
+	return nil
+}
+
+// stamp records on d, described, where it came from and what its load
+// took, with the warnings that concern the file or an empty result.
+func stamp(src *source, d *catalog.Dataset, started time.Time) {
 	d.Source = src.path
 	d.SizeBytes = src.info.Size()
 	d.ModTime = src.info.ModTime().UTC()
@@ -266,7 +281,6 @@ func finish(ctx context.Context, c *duckdb.Conn, src *source, d *catalog.Dataset
 	if d.Rows == 0 {
 		d.Warnings = append(d.Warnings, "the table has no rows (only a header or an empty sheet)")
 	}
-	return nil
 }
 
 // publish profiles the committed staging objects of ds (within the load's
@@ -283,11 +297,7 @@ func (l *Loader) publish(ctx context.Context, src *source, ds []catalog.Dataset)
 			if err != nil {
 				return fmt.Errorf("profile %s: %w", finalName(d.Name), err)
 			}
-			catalog.KeepColumnText(d.Columns, r.Columns)
-			d.Rows, d.Columns, d.Profiled = r.Rows, r.Columns, true
-			if w := r.Warning(); w != "" {
-				d.Warnings = append(d.Warnings, w)
-			}
+			profiled(d, r)
 		}
 		if err := duck.Exec(ctx, c, "BEGIN TRANSACTION"); err != nil {
 			return fmt.Errorf("begin load: %w", err)
@@ -307,12 +317,27 @@ func (l *Loader) publish(ctx context.Context, src *source, ds []catalog.Dataset)
 			_ = duck.Exec(context.Background(), c, "ROLLBACK")
 			return fmt.Errorf("commit load: %w", err)
 		}
-		for _, old := range replaced {
-			dropCopy(l.eng.ImportDir(), old)
-			l.dropSideOn(context.Background(), c, old)
-		}
+		l.forget(c, replaced)
 		return nil
 	})
+}
+
+// profiled puts the statistics of r, d's profile, on d.
+func profiled(d *catalog.Dataset, r catalog.Report) {
+	catalog.KeepColumnText(d.Columns, r.Columns)
+	d.Rows, d.Columns, d.Profiled = r.Rows, r.Columns, true
+	if w := r.Warning(); w != "" {
+		d.Warnings = append(d.Warnings, w)
+	}
+}
+
+// forget removes, on c, the files and attached databases that only the
+// datasets replaced, committed, read (see putInPlace).
+func (l *Loader) forget(c *duckdb.Conn, replaced []catalog.Dataset) {
+	for _, old := range replaced {
+		dropCopy(l.eng.ImportDir(), old)
+		l.dropSideOn(context.Background(), c, old)
+	}
 }
 
 // putInPlace renames each staging object of ds to its dataset's name,
@@ -324,7 +349,12 @@ func putInPlace(ctx context.Context, c *duckdb.Conn, ds []catalog.Dataset) ([]ca
 	for i := range ds {
 		d := &ds[i]
 		stage, final := d.Name, finalName(d.Name)
-		if old, err := catalog.GetOn(ctx, c, final); err == nil && old.Staged != d.Staged {
+		old, err := catalog.GetOn(ctx, c, final)
+		found := err == nil
+		if err != nil && !errors.Is(err, catalog.ErrNotFound) {
+			return nil, err
+		}
+		if found && old.Staged != d.Staged {
 			replaced = append(replaced, old)
 		}
 		if err := replaceObject(ctx, c, final); err != nil {
@@ -338,10 +368,14 @@ func putInPlace(ctx context.Context, c *duckdb.Conn, ds []catalog.Dataset) ([]ca
 			return nil, fmt.Errorf("put %s in place: %w", final, err)
 		}
 		d.Name = final
-		if err := catalog.KeepNotes(ctx, c, d); err != nil {
-			return nil, err
+		store := catalog.Insert
+		if found {
+			store = catalog.Put
+			if old.Source == d.Source && old.Part == d.Part {
+				catalog.CarryNotes(old, d) // a reload keeps the user's notes
+			}
 		}
-		if err := catalog.Put(ctx, c, *d); err != nil {
+		if err := store(ctx, c, *d); err != nil {
 			return nil, err
 		}
 	}

@@ -2,6 +2,7 @@ package load_test
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"io"
 	"log/slog"
@@ -141,9 +142,12 @@ func TestLoadCostIndependentOfWorkspaceSize(t *testing.T) {
 // BenchmarkManyFiles loads $LOUPE_BENCH_MANY small CSVs (default 100 and
 // 1,000; `make bench` prints the ratios, scripts/bench-many.sh) one by one
 // into a fresh workspace, as `loupe load DIR` does, and reports per-file
-// cost of the last hundred against the first hundred, the time to open
-// the full workspace again and list it as the window does (summaries),
-// and its size against the CSVs'.
+// cost (wall and CPU, user+sys of the process) of the last hundred
+// against the first hundred, the time to open the full workspace again
+// and list it as the window does (summaries), and its size against the
+// CSVs'. Its baseline, measured right after in the same run, is DuckDB
+// alone making a table of each file (CREATE TABLE AS read_csv, every
+// option detected, one transaction a file) in a database of its own.
 func BenchmarkManyFiles(b *testing.B) {
 	slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
 	counts := []int{100, 1000}
@@ -170,6 +174,7 @@ func BenchmarkManyFiles(b *testing.B) {
 					b.Fatal(err)
 				}
 				per := make([]time.Duration, n)
+				cpu := cpuTime()
 				b.StartTimer()
 				for i, p := range paths {
 					start := time.Now()
@@ -179,6 +184,7 @@ func BenchmarkManyFiles(b *testing.B) {
 					per[i] = time.Since(start)
 				}
 				b.StopTimer()
+				cpu = cpuTime() - cpu
 				if err := w.Close(); err != nil {
 					b.Fatal(err)
 				}
@@ -196,7 +202,11 @@ func BenchmarkManyFiles(b *testing.B) {
 				<-w.ProfilingDone()
 				_ = w.Close()
 				k := min(100, n)
+				base := duckdbBaseline(b, paths)
 				b.ReportMetric(float64(sum(per)/time.Duration(n))/1e6, "ms/file")
+				b.ReportMetric(float64(cpu/time.Duration(n))/1e6, "cpu-ms/file")
+				b.ReportMetric(float64(base/time.Duration(n))/1e6, "duckdb-ms/file")
+				b.ReportMetric(float64(sum(per))/float64(base), "vs-duckdb")
 				b.ReportMetric(float64(sum(per[n-k:]))/float64(sum(per[:k])), "last/first")
 				b.ReportMetric(float64(opened)/1e6, "open-ms")
 				b.ReportMetric(float64(listed)/1e6, "open+list-ms")
@@ -204,6 +214,27 @@ func BenchmarkManyFiles(b *testing.B) {
 			}
 		})
 	}
+}
+
+// duckdbBaseline makes a table of each of paths with DuckDB alone, in a
+// new database file, one autocommitted CREATE TABLE AS read_csv a file,
+// and returns the time it took.
+func duckdbBaseline(b *testing.B, paths []string) time.Duration {
+	b.Helper()
+	db, err := sql.Open("duckdb", filepath.Join(b.TempDir(), "baseline.duckdb"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	start := time.Now()
+	for i, p := range paths {
+		q := "CREATE TABLE t" + strconv.Itoa(i) + " AS SELECT * FROM read_csv(" + duck.QuoteString(p) + ", hive_partitioning = false)"
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return time.Since(start)
 }
 
 func sum(d []time.Duration) time.Duration {

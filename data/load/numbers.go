@@ -45,30 +45,10 @@ func (s numberStyle) isUS() bool    { return s.numeric() && s.us == s.values }
 // cols, in c's transaction) and converts them as decimal ("," or "." from
 // the user; "" detects) says.
 func readNumbers(ctx context.Context, c *duckdb.Conn, table string, cols []catalog.Column, decimal string) ([]string, error) {
-	var styles []numberStyle
-	for _, col := range cols {
-		if strings.HasPrefix(strings.ToUpper(col.Type), "VARCHAR") && len(styles) < maxNumberColumns {
-			styles = append(styles, numberStyle{name: col.Name})
-		}
-	}
-	if len(styles) == 0 {
-		return nil, nil
-	}
-	// The first rows pick the candidates; only they are read whole, so a
-	// file of plain text columns pays for a few thousand rows.
-	if err := measureStyles(ctx, c, "(SELECT * FROM "+duck.QuoteIdent(table)+" LIMIT "+strconv.Itoa(numberSampleRows)+")", styles); err != nil {
+	styles, err := candidateStyles(ctx, c, table, cols)
+	if err != nil || len(styles) == 0 {
 		return nil, err
 	}
-	candidates := styles[:0]
-	for _, s := range styles {
-		if s.isEU() || s.isUS() {
-			candidates = append(candidates, numberStyle{name: s.name})
-		}
-	}
-	if len(candidates) == 0 {
-		return nil, nil
-	}
-	styles = candidates
 	if err := measureStyles(ctx, c, duck.QuoteIdent(table), styles); err != nil {
 		return nil, err
 	}
@@ -122,10 +102,43 @@ func readNumbers(ctx context.Context, c *duckdb.Conn, table string, cols []catal
 	return []string{fmt.Sprintf("%s read as numbers written with %s, %s; reload with the other decimal separator if that is wrong", names(convert), how, why)}, nil
 }
 
+// candidateStyles returns the text columns of table (whose columns are
+// cols) whose first numberSampleRows values are all numbers written with
+// separators in one style or the other: the columns readNumbers reads
+// whole.
+func candidateStyles(ctx context.Context, c *duckdb.Conn, table string, cols []catalog.Column) ([]numberStyle, error) {
+	var styles []numberStyle
+	for _, col := range cols {
+		if strings.HasPrefix(strings.ToUpper(col.Type), "VARCHAR") && len(styles) < maxNumberColumns {
+			styles = append(styles, numberStyle{name: col.Name})
+		}
+	}
+	if len(styles) == 0 {
+		return nil, nil
+	}
+	// The first rows pick the candidates; only they are read whole, so a
+	// file of plain text columns pays for a few thousand rows.
+	if err := measureStyles(ctx, c, "(SELECT * FROM "+duck.QuoteIdent(table)+" LIMIT "+strconv.Itoa(numberSampleRows)+")", styles); err != nil {
+		return nil, err
+	}
+	var candidates []numberStyle
+	for _, s := range styles {
+		if s.isEU() || s.isUS() {
+			candidates = append(candidates, numberStyle{name: s.name})
+		}
+	}
+	return candidates, nil
+}
+
 // measureStyles counts, in one pass over from (a quoted table, or a
 // subquery in parentheses), how the values of each column in styles are
 // written.
 func measureStyles(ctx context.Context, c *duckdb.Conn, from string, styles []numberStyle) error {
+	return each(ctx, c, "SELECT "+strings.Join(styleColumns(styles), ", ")+" FROM "+from+" AS t", func(v []any) { readStyles(v, styles) })
+}
+
+// styleColumns are the aggregates that measure styles, stylesPer a column.
+func styleColumns(styles []numberStyle) []string {
 	var sel []string
 	for _, s := range styles {
 		v := "nullif(trim(" + duck.QuoteIdent(s.name) + "), '')"
@@ -135,14 +148,18 @@ func measureStyles(ctx context.Context, c *duckdb.Conn, from string, styles []nu
 			"count(*) FILTER ("+eu+")", "count(*) FILTER ("+us+")",
 			"count(*) FILTER (("+eu+" OR "+us+") AND regexp_matches("+v+", '[.,]'))")
 	}
-	const per = 4
-	return each(ctx, c, "SELECT "+strings.Join(sel, ", ")+" FROM "+from+" AS t", func(v []any) {
-		for i := range styles {
-			s := &styles[i]
-			s.values, s.eu, s.us = toInt(v[i*per]), toInt(v[i*per+1]), toInt(v[i*per+2])
-			s.withSeparator = toInt(v[i*per+3])
-		}
-	})
+	return sel
+}
+
+const stylesPer = 4
+
+// readStyles reads the values of styleColumns(styles) from v into styles.
+func readStyles(v []any, styles []numberStyle) {
+	for i := range styles {
+		s := &styles[i]
+		s.values, s.eu, s.us = toInt(v[i*stylesPer]), toInt(v[i*stylesPer+1]), toInt(v[i*stylesPer+2])
+		s.withSeparator = toInt(v[i*stylesPer+3])
+	}
 }
 
 // toNumber changes column s of table to DOUBLE, reading its text with

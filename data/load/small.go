@@ -90,6 +90,7 @@ func (l *Loader) keepAsView(ctx context.Context, c *duckdb.Conn, src *source, d 
 	if !strings.HasPrefix(reader, "read_csv(") {
 		return nil
 	}
+	reader = withoutHive(reader)
 	view := d.Name + "_view"
 	if err := duck.Exec(ctx, c, "CREATE VIEW "+duck.QuoteIdent(view)+" AS SELECT * FROM "+reader); err != nil {
 		return nil //nolint:nilerr // DuckDB cannot read it so: the table stays
@@ -170,7 +171,7 @@ func SweepCopies(ctx context.Context, c *duckdb.Conn, importDir string) (int, er
 		return 0, nil
 	}
 	used := map[string]bool{}
-	q := `SELECT json_extract_string(info, '$.staged') FROM _loupe.datasets WHERE contains(info, '"staged":')`
+	q := `SELECT staged FROM _loupe.datasets WHERE staged <> ''`
 	if err := each(ctx, c, q, func(v []any) { used[fmt.Sprint(v[0])] = true }); err != nil {
 		return 0, fmt.Errorf("find the files the datasets read: %w", err)
 	}

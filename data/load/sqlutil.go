@@ -5,6 +5,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"io"
+	"strings"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 )
@@ -49,4 +50,16 @@ func toInt(v any) int64 {
 		return int64(x)
 	}
 	return 0
+}
+
+// noHive turns off DuckDB's reading of key=value folder names in a path
+// as columns (hive partitioning), which it guesses from the path: a
+// workspace under a folder such as "year=2024" gave every dataset a
+// column "year". A file Loupe reads is always one file of its own.
+const noHive = "hive_partitioning = false"
+
+// withoutHive adds noHive to reader, a read_csv(...) call as DuckDB's
+// sniff_csv writes it (without that option).
+func withoutHive(reader string) string {
+	return strings.TrimSuffix(reader, ")") + ", " + noHive + ")"
 }

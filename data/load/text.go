@@ -34,7 +34,7 @@ func (o csvOpts) sql(path string) string {
 	// reader off (the load then runs on one core), so parallel is asked for
 	// explicitly; files the parallel reader cannot pad (quoted newlines)
 	// fail with "parallel scanner does not support" and are read serially.
-	args := []string{duck.QuoteString(path), "null_padding = " + strconv.FormatBool(!o.strict)}
+	args := []string{duck.QuoteString(path), "null_padding = " + strconv.FormatBool(!o.strict), noHive}
 	if !o.serial {
 		args = append(args, "parallel = true")
 	}
@@ -80,6 +80,12 @@ func (l *Loader) loadText(ctx context.Context, src *source) ([]catalog.Dataset, 
 		// UTF-8, values it cannot convert): the table path retries
 		// with the options DuckDB's errors ask for.
 		l.log.Info("wide layout failed, loading as one table", "file", src.path, "err", err)
+	}
+	if plainCandidate(src) {
+		if out, ok, err := l.loadPlainView(ctx, src); ok {
+			src.published = err == nil
+			return out, err
+		}
 	}
 	started := time.Now()
 	var d catalog.Dataset
@@ -440,7 +446,7 @@ var (
 // createJSON creates the table from JSON (an array, an object, or one
 // object per line).
 func (l *Loader) createJSON(ctx context.Context, c *duckdb.Conn, src *source, staged string, d *catalog.Dataset) error {
-	args := duck.QuoteString(staged)
+	args := duck.QuoteString(staged) + ", " + noHive
 	if src.kind.comp == Gzip {
 		args += ", compression = 'gzip'"
 	}

@@ -117,10 +117,14 @@ func Open(ctx context.Context, dir string) (*Workspace, error) {
 		if err := remote.Sweep(ctx, c); err != nil {
 			return err
 		}
-		if err := sweepWide(ctx, eng); err != nil {
+		attached, err := catalog.Attached(ctx, eng.DB())
+		if err != nil {
 			return err
 		}
-		return reattach(ctx, eng)
+		if err := sweepWide(eng, attached); err != nil {
+			return err
+		}
+		return reattach(ctx, eng, attached)
 	})
 	if err != nil {
 		_ = eng.Close()
@@ -131,16 +135,12 @@ func Open(ctx context.Context, dir string) (*Workspace, error) {
 	return w, nil
 }
 
-// reattach attaches the DuckDB files whose tables are datasets; attachments
-// do not outlive the process. A file that has gone missing leaves its
-// datasets failing with DuckDB's error until they are reloaded or removed.
-// Only those datasets' records are read (catalog.Attached), so that an
-// open does not decode every record.
-func reattach(ctx context.Context, eng *duck.Engine) error {
-	ds, err := catalog.Attached(ctx, eng.DB())
-	if err != nil {
-		return err
-	}
+// reattach attaches the DuckDB files of ds, the datasets that read one
+// (catalog.Attached, so that an open does not decode every record);
+// attachments do not outlive the process. A file that has gone missing
+// leaves its datasets failing with DuckDB's error until they are
+// reloaded or removed.
+func reattach(ctx context.Context, eng *duck.Engine, ds []catalog.Dataset) error {
 	done := map[string]bool{}
 	for _, d := range ds {
 		if d.Attach == "" || done[d.Attach] {
@@ -159,12 +159,9 @@ func reattach(ctx context.Context, eng *duck.Engine) error {
 }
 
 // sweepWide removes the database files of wide datasets (see
-// load.SweepWide) that no dataset in the catalog reads.
-func sweepWide(ctx context.Context, eng *duck.Engine) error {
-	ds, err := catalog.Attached(ctx, eng.DB())
-	if err != nil {
-		return err
-	}
+// load.SweepWide) that none of ds, the datasets that read an attached
+// database, reads.
+func sweepWide(eng *duck.Engine, ds []catalog.Dataset) error {
 	keep := make(map[string]bool, len(ds))
 	for _, d := range ds {
 		keep[d.Staged] = true
