@@ -50,6 +50,13 @@ var dtoFixtures = map[string]any{
 	"SchemaNames":  app.SchemaNames{},
 	"SchemaTable":  app.SchemaTable{},
 	"ExportedFile": app.ExportedFile{},
+	// Result views (sort, filter, column summaries)
+	"SortOrder":     app.SortOrder{},
+	"ColumnFilter":  app.ColumnFilter{},
+	"ResultView":    app.ResultView{},
+	"ViewedResult":  app.ViewedResult{},
+	"ColumnSummary": app.ColumnSummary{},
+	"ResultSummary": app.ResultSummary{},
 	// Tool displays
 	"ToolTable":     tools.Table{},
 	"ToolChart":     tools.Chart{},

@@ -121,6 +121,8 @@ func AsError(err error) *Error {
 		return &Error{Code: code, Message: UpperFirst(cfg.Message), Hint: cfg.Hint, Err: err}
 	case errors.As(err, &model):
 		return modelError(model)
+	case errors.Is(err, results.ErrView):
+		return &Error{Code: CodeInvalid, Message: err.Error(), Hint: "Change or clear the column's filter.", Err: err}
 	case errors.Is(err, catalog.ErrNotFound), errors.Is(err, results.ErrNotFound):
 		return &Error{Code: CodeNotFound, Message: UpperFirst(err.Error()), Hint: "", Err: err}
 	case errors.As(err, &de):

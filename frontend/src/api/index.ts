@@ -34,6 +34,8 @@ import type {
   PrivateColumn,
   QueryResult,
   Report,
+  ResultSummary,
+  ResultView,
   SandboxBuilt,
   SchemaNames,
   Settings,
@@ -41,6 +43,7 @@ import type {
   Status,
   TextOptions,
   ToolDisplay,
+  ViewedResult,
 } from './types';
 
 export * from './types';
@@ -162,6 +165,10 @@ export const runSQL = (sql: string): Promise<QueryResult> => call('RunSQL', sql)
 export const cancelSQL = (): Promise<boolean> => call('CancelSQL');
 /** Rows [offset, offset+limit) of a held result; limit ≤ 1000. */
 export const page = (ref: string, offset: number, limit: number): Promise<Page> => call('Page', ref, offset, limit);
+/** The result ref sorted and filtered, held as a result of its own (app.ViewResult). */
+export const viewResult = (ref: string, view: ResultView): Promise<ViewedResult> => call('ViewResult', ref, view);
+/** Each column of the result ref summed up over its held rows (app.SummarizeResult). */
+export const summarizeResult = (ref: string): Promise<ResultSummary> => call('SummarizeResult', ref);
 /** The native save dialog; the path written, or null when canceled. */
 export const exportCSV = (ref: string): Promise<string | null> => call('ExportCSV', ref);
 /** exportResult saves a result's rows as an Excel workbook or a Parquet file (save dialog); null when canceled. */

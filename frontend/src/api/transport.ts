@@ -69,6 +69,7 @@ export const METHODS = [
   'SaveSettings',
   'SchemaNames',
   'SentOf',
+  'SummarizeResult',
   'SetConnectionNote',
   'SetConnectionPrivateColumn',
   'SetDatasetNote',
@@ -79,6 +80,7 @@ export const METHODS = [
   'TestConnectionInput',
   'TestSettings',
   'Version',
+  'ViewResult',
   'WriteReport',
 ] as const satisfies readonly (keyof typeof Bindings)[];
 
