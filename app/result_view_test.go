@@ -2,7 +2,10 @@ package app_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/loupeapp/loupe/app"
@@ -132,5 +135,41 @@ func TestViewResultRefusesWhatDoesNotFit(t *testing.T) {
 		if _, err := e.app.ViewResult(tc.ref, tc.view); codeOf(t, err) != tc.code {
 			t.Errorf("ViewResult(%s, %+v): %v, want %s", tc.ref, tc.view, err, tc.code)
 		}
+	}
+}
+
+// TestViewResultQuotesNamesAndText: a cut preview's view runs as SQL; a
+// column name with a quote and a filter text with quotes and a semicolon
+// stay one name and one literal.
+func TestViewResultQuotesNamesAndText(t *testing.T) {
+	e := newEnv(t, setup{})
+	var b strings.Builder
+	b.WriteString("id,\"say \"\"what\"\"\"\n")
+	for i := 1; i <= 1500; i++ {
+		word := "plain"
+		if i%500 == 0 {
+			word = "it's; DROP TABLE t; --"
+		}
+		fmt.Fprintf(&b, "%d,\"%s\"\n", i, word)
+	}
+	p := filepath.Join(t.TempDir(), "quotes.csv")
+	if err := os.WriteFile(p, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if reps, err := e.app.OpenFiles([]string{p}); err != nil || reps[0].Error != nil {
+		t.Fatalf("load: %v %v", err, reps)
+	}
+	pre, err := e.app.PreviewDataset("quotes")
+	if err != nil || !pre.Truncated {
+		t.Fatalf("preview %+v %v: the test needs a cut preview", pre, err)
+	}
+	col := pre.Columns[1].Name
+	v, err := e.app.ViewResult(pre.Ref, app.ResultView{Filters: []app.ColumnFilter{{Column: col, Op: "contains", Value: "IT'S; drop"}},
+		Sort: []app.SortOrder{{Column: col}, {Column: "id", Desc: true}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !v.FromQuery || v.Result.Rows != 3 || fmt.Sprint(v.Result.Page.Rows[0][0]) != "1500" {
+		t.Errorf("view %+v: want the 3 rows of the whole table, id 1500 first", v)
 	}
 }

@@ -293,14 +293,18 @@ func CellText(v any) string {
 	return fmt.Sprint(v)
 }
 
-// IsNumeric says whether a DuckDB type holds numbers.
+// IsNumeric says whether a column type holds numbers: DuckDB's number
+// types, and the INT, INT4, NUMERIC … names other databases report.
 func IsNumeric(typ string) bool {
-	t := strings.ToUpper(typ)
-	for _, p := range []string{"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT",
-		"UINTEGER", "UBIGINT", "UHUGEINT", "FLOAT", "DOUBLE", "REAL", "DECIMAL"} {
-		if strings.HasPrefix(t, p) {
-			return true
-		}
+	t := strings.ToUpper(strings.TrimSpace(typ))
+	if base, _, ok := strings.Cut(t, "("); ok {
+		t = strings.TrimSpace(base)
+	}
+	switch t {
+	case "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT", "UHUGEINT",
+		"FLOAT", "DOUBLE", "REAL", "DECIMAL", "NUMERIC", "INT", "INT2", "INT4", "INT8", "FLOAT4", "FLOAT8",
+		"DOUBLE PRECISION", "MEDIUMINT", "SERIAL", "BIGSERIAL":
+		return true
 	}
 	return false
 }

@@ -72,6 +72,8 @@ function build() {
     sampleQuestions: vi.fn<typeof Api.sampleQuestions>(async () => []),
     runSQL: vi.fn<typeof Api.runSQL>(),
     page: vi.fn<typeof Api.page>(async (_ref: string, offset: number, _limit: number) => ({ offset, rows: [] as unknown[][] })),
+    viewResult: vi.fn<typeof Api.viewResult>(),
+    summarizeResult: vi.fn<typeof Api.summarizeResult>(),
     exportCSV: vi.fn<typeof Api.exportCSV>(async () => null),
     exportResult: vi.fn<typeof Api.exportResult>(async () => null),
     schemaNames: vi.fn<typeof Api.schemaNames>(async () => ({ tables: [] as { name: string; columns: string[] }[] })),
