@@ -82,6 +82,13 @@ test.describe('accessibility', () => {
       await item.click();
       await expect(page.getByRole('gridcell', { name: '100000', exact: true })).toBeVisible();
       await audit(page, 'dataset preview', results);
+      // Sorted, with a column's summary and filter open.
+      await page.getByRole('button', { name: /^days_to_close, not sorted/ }).click();
+      await page.getByRole('button', { name: 'days_to_close: summary and filter' }).click();
+      await expect(page.getByTestId('column-summary')).toContainText('Distinct');
+      await expect(page.getByTestId('grid-view')).toContainText('Sorted by days_to_close');
+      await audit(page, 'dataset preview sorted, column panel', results);
+      await page.keyboard.press('Escape');
       await page.getByRole('tab', { name: 'Profile' }).click();
       await expect(page.getByTestId('profile')).toContainText('days_to_close');
       await audit(page, 'dataset profile', results);

@@ -554,8 +554,8 @@ export function isTimeType(t: string): boolean {
 }
 
 function columnWidth(c: { name: string; type: string }): number {
-  // Room for the name and the type label beside it.
-  const byName = Math.ceil(c.name.length * 7.6 + shortType(c.type).length * 6.2 + 36);
+  // Room for the name, the sort arrow, the type label and the filter button.
+  const byName = Math.ceil(c.name.length * 7.6 + shortType(c.type).length * 6.2 + 36 + 34);
   const byType = isNumericType(c.type) ? 110 : isTimeType(c.type) ? 170 : 180;
   return Math.min(320, Math.max(90, byName, byType));
 }
