@@ -42,6 +42,7 @@ import type {
   SettingsUpdate,
   Status,
   TextOptions,
+  ToolChart,
   ToolDisplay,
   ViewedResult,
 } from './types';
@@ -300,6 +301,15 @@ export const cancelSandboxBuild = (): Promise<void> => call('CancelSandboxBuild'
  * PNG in base64 (or a data: URL) or the SVG text. The path written, or null
  * when canceled. In a browser the chart is downloaded instead (ChartView).
  */
+/**
+ * Changes the chart call callId of run runId drew to spec (Vega-Lite JSON text,
+ * without data: the chart keeps its rows) and keeps the change with the answer.
+ * The spec is checked as the model's are; a problem is an "invalid" ApiError.
+ */
+export const editChart = (chatId: string, runId: string, callId: string, spec: string, title: string): Promise<ToolChart> =>
+  call('EditChart', chatId, runId, callId, spec, title);
+/** Forgets the user's edit of a chart: the answer shows the chart it was drawn with again. */
+export const resetChart = (chatId: string, runId: string, callId: string): Promise<ToolChart> => call('ResetChart', chatId, runId, callId);
 export const saveChart = (name: string, format: ChartFormat, data: string): Promise<string | null> =>
   call('SaveChart', name, format, data);
 /**

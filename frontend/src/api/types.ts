@@ -236,6 +236,8 @@ export interface ToolChart {
   spec: Record<string, unknown>;
   mark: string;
   rows: number;
+  /** The user changed the chart by hand; the chart drawn with the answer is kept (resetChart). */
+  edited?: boolean;
 }
 
 export interface Question {

@@ -74,6 +74,8 @@ function build() {
     page: vi.fn<typeof Api.page>(async (_ref: string, offset: number, _limit: number) => ({ offset, rows: [] as unknown[][] })),
     viewResult: vi.fn<typeof Api.viewResult>(),
     summarizeResult: vi.fn<typeof Api.summarizeResult>(),
+    editChart: vi.fn<typeof Api.editChart>(),
+    resetChart: vi.fn<typeof Api.resetChart>(),
     exportCSV: vi.fn<typeof Api.exportCSV>(async () => null),
     exportResult: vi.fn<typeof Api.exportResult>(async () => null),
     schemaNames: vi.fn<typeof Api.schemaNames>(async () => ({ tables: [] as { name: string; columns: string[] }[] })),
