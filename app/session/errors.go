@@ -124,7 +124,7 @@ func AsError(err error) *Error {
 	case errors.As(err, &model):
 		return modelError(model)
 	case errors.As(err, &editProblem):
-		return &Error{Code: CodeInvalid, Message: editProblem.Problem, Hint: "Fix the spec, or reset the chart to the one drawn with the answer.", Err: err}
+		return &Error{Code: CodeInvalid, Message: editProblem.Problem, Hint: "Fix the spec, or go back to the chart drawn with the answer.", Err: err}
 	case errors.Is(err, results.ErrView):
 		return &Error{Code: CodeInvalid, Message: err.Error(), Hint: "Change or clear the column's filter.", Err: err}
 	case errors.Is(err, catalog.ErrNotFound), errors.Is(err, results.ErrNotFound):

@@ -116,6 +116,12 @@ test.describe('accessibility', () => {
       await expect(turn).toHaveAttribute('data-status', 'done');
       await expect(turn.getByTestId('chart').locator('svg').first()).toBeVisible();
       await audit(page, 'chat answer', results);
+      const final = turn.getByTestId('final-result');
+      await final.getByRole('button', { name: 'Edit chart' }).click();
+      await final.getByText('Advanced: the Vega-Lite spec').click();
+      await expect(final.getByRole('textbox', { name: 'Vega-Lite spec (JSON)' })).toBeVisible();
+      await audit(page, 'chart editor', results);
+      await final.getByRole('button', { name: 'Cancel' }).click();
       await turn.getByTestId('findings').getByRole('button', { name: 'q1' }).first().click();
       await expect(turn.locator('[id$="-q1"]').getByTestId('grid-count')).toContainText('8 rows');
       await turn.getByText('What was sent').click();

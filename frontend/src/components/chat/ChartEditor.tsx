@@ -79,9 +79,9 @@ export function ChartEditor({
   };
 
   const pick = (k: keyof ChartFields, label: string, optional = false) => (
-    <label className="charted__field">
-      {label}
-      <select value={fields[k]} onChange={(e) => setFields((f) => ({ ...f, [k]: e.target.value }))}>
+    <span className="charted__field">
+      <label htmlFor={`${id}-${k}`}>{label}</label>
+      <select id={`${id}-${k}`} value={fields[k]} onChange={(e) => setFields((f) => ({ ...f, [k]: e.target.value }))}>
         {optional && <option value="">None</option>}
         {columns.map((c) => (
           <option key={c} value={c}>
@@ -89,7 +89,7 @@ export function ChartEditor({
           </option>
         ))}
       </select>
-    </label>
+    </span>
   );
 
   const pie = fields.mark === 'arc';
@@ -99,16 +99,16 @@ export function ChartEditor({
         Edit the chart
       </h3>
       <form className="charted__fields" onSubmit={applyFields}>
-        <label className="charted__field">
-          Type
-          <select ref={first} value={fields.mark} onChange={(e) => setFields((f) => ({ ...f, mark: e.target.value as MarkKind }))}>
+        <span className="charted__field">
+          <label htmlFor={`${id}-mark`}>Type</label>
+          <select id={`${id}-mark`} ref={first} value={fields.mark} onChange={(e) => setFields((f) => ({ ...f, mark: e.target.value as MarkKind }))}>
             {MARKS.map((m) => (
               <option key={m.mark} value={m.mark}>
                 {m.label}
               </option>
             ))}
           </select>
-        </label>
+        </span>
         {pick('x', pie ? 'Slices' : 'X')}
         {pick('y', pie ? 'Sizes' : 'Y')}
         {!pie && pick('color', 'Color (series)', true)}
