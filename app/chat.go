@@ -95,3 +95,37 @@ func (a *App) GetChat(id string) (*Chat, error) {
 	}
 	return out, nil
 }
+
+// Snippet is a passage around a search's match: Before + Match + After,
+// where the text was found.
+type Snippet struct {
+	Before string `json:"before"`
+	Match  string `json:"match"`
+	After  string `json:"after"`
+}
+
+// ChatHit is a conversation a search found. In says where the text first
+// appears: "title", "question" or "answer"; Snippet shows it there;
+// Matches counts the messages holding it (0 when only the title does).
+type ChatHit struct {
+	ChatSummary
+	In      string  `json:"in"`
+	Snippet Snippet `json:"snippet"`
+	Matches int     `json:"matches"`
+}
+
+// SearchChats finds the conversations whose name, questions or answers
+// contain text, ignoring case, most recently updated first (at most 50).
+// A blank text finds none.
+func (a *App) SearchChats(text string) ([]ChatHit, error) {
+	hits, err := a.s.Chats.Search(a.life, text)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ChatHit, len(hits))
+	for i, h := range hits {
+		out[i] = ChatHit{ChatSummary: summaryOf(h.Conversation), In: h.In, Matches: h.Matches,
+			Snippet: Snippet{Before: h.Snippet.Before, Match: h.Snippet.Match, After: h.Snippet.After}}
+	}
+	return out, nil
+}

@@ -57,6 +57,7 @@ var dtoFixtures = map[string]any{
 	"ViewedResult":  app.ViewedResult{},
 	"ColumnSummary": app.ColumnSummary{},
 	"ResultSummary": app.ResultSummary{},
+	"HistoryEntry":  app.HistoryEntry{},
 	// Tool displays
 	"ToolTable":     tools.Table{},
 	"ToolChart":     tools.Chart{},
@@ -89,6 +90,8 @@ var dtoFixtures = map[string]any{
 	"Chat":           app.Chat{},
 	"RunEvents":      app.RunEvents{},
 	"AskResult":      app.AskResult{},
+	"ChatHit":        app.ChatHit{},
+	"Snippet":        app.Snippet{},
 	// Report
 	"ReportChart":  app.ReportChart{},
 	"Report":       app.Report{},

@@ -37,21 +37,12 @@ type QueryResult struct {
 // maxPage is the rows one Page call returns at most.
 const maxPage = 1000
 
-// RunSQL runs one statement through the same guard as the agent. It is the
-// console's query: CancelSQL, or a new RunSQL, stops it. Errors: code
-// "refused" (not read-only), "sql" (DuckDB's message, with its candidates
-// and position as the hint), "timeout", "invalid" (empty), "canceled".
-func (a *App) RunSQL(sql string) (*QueryResult, error) {
-	var out *QueryResult
-	err := a.s.Local.Use(func(ctx context.Context, ws *workspace.Workspace) error {
-		ctx, done := a.s.Console.Start(ctx)
-		defer done()
-		var err error
-		out, err = queryResult(a.s.RunQuery(ctx, ws, sql, session.ConsoleLimits))
-		return err
-	})
-	return out, wrap(err)
-}
+// RunSQL runs one statement through the same guard as the agent, as the
+// query of the console's default tab (RunConsoleSQL with tab ""):
+// CancelSQL, or a new RunSQL, stops it. Errors: code "refused" (not
+// read-only), "sql" (DuckDB's message, with its candidates and position as
+// the hint), "timeout", "invalid" (empty), "canceled".
+func (a *App) RunSQL(sql string) (*QueryResult, error) { return a.RunConsoleSQL("", sql) }
 
 // queryResult is the QueryResult of a held result (session.Held).
 func queryResult(h *session.Held, err error) (*QueryResult, error) {

@@ -116,30 +116,21 @@ func (a *App) GetReport(chatID, runID string) (*Report, error) {
 // ExportReport exports the report last written for a run, read from the
 // conversation store (so it works after a restart), through the native
 // save dialog: "folder" writes report.md with its charts and report.html
-// into the chosen folder; "html" writes the self-contained page alone. It
-// returns the path written, or nil when the dialog was canceled. The
-// export is recorded with the report.
+// into the chosen folder; "html" writes the self-contained page alone;
+// "pdf" printable pages with the charts as vectors; "xlsx" a workbook of
+// the report's text and one sheet per table. It returns the path
+// written, or nil when the dialog was canceled. The export is recorded
+// with the report.
 func (a *App) ExportReport(runID, format string) (*string, error) {
-	var o DialogOptions
-	switch format {
-	case "folder", "html":
-	default:
-		return nil, newError(CodeInvalid, fmt.Sprintf("Unknown export format %q.", format), `Use "folder" or "html".`)
+	kind, ok := reportExportKinds[format]
+	if !ok {
+		return nil, newError(CodeInvalid, fmt.Sprintf("Unknown export format %q.", format), `Use "folder", "html", "pdf" or "xlsx".`)
 	}
 	s, st, err := a.s.ReportToExport(a.life, runID)
 	if err != nil {
 		return nil, err
 	}
-	name := session.Slug(s.Report.Title)
-	kind := session.ExportHTML
-	if format == "folder" {
-		kind = session.ExportFolder
-		o = DialogOptions{Title: "Export the report into a new folder", DefaultName: name}
-	} else {
-		o = DialogOptions{Title: "Export the report as HTML", DefaultName: name + ".html",
-			Filters: []FileFilter{{Name: "HTML files", Pattern: "*.html"}}}
-	}
-	path, err := a.opts.Dialogs.SaveFile(o)
+	path, err := a.opts.Dialogs.SaveFile(reportDialog(format, session.Slug(s.Report.Title)))
 	if err != nil || path == "" {
 		return nil, wrap(err)
 	}
@@ -148,4 +139,26 @@ func (a *App) ExportReport(runID, format string) (*string, error) {
 		return nil, err
 	}
 	return &out, nil
+}
+
+// reportExportKinds maps ExportReport's formats to the session's.
+var reportExportKinds = map[string]string{
+	"folder": session.ExportFolder, "html": session.ExportHTML,
+	"pdf": session.ExportPDF, "xlsx": session.ExportXLSX,
+}
+
+// reportDialog is the save dialog of a report export as format.
+func reportDialog(format, name string) DialogOptions {
+	switch format {
+	case "folder":
+		return DialogOptions{Title: "Export the report into a new folder", DefaultName: name}
+	case "pdf":
+		return DialogOptions{Title: "Export the report as PDF", DefaultName: name + ".pdf",
+			Filters: []FileFilter{{Name: "PDF documents", Pattern: "*.pdf"}}}
+	case "xlsx":
+		return DialogOptions{Title: "Export the report as an Excel workbook", DefaultName: name + ".xlsx",
+			Filters: []FileFilter{{Name: "Excel workbooks", Pattern: "*.xlsx"}}}
+	}
+	return DialogOptions{Title: "Export the report as HTML", DefaultName: name + ".html",
+		Filters: []FileFilter{{Name: "HTML files", Pattern: "*.html"}}}
 }

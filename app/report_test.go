@@ -111,7 +111,7 @@ func TestWriteAndExportReport(t *testing.T) {
 	if err != nil || len(reps) != 1 || !strings.Contains(reps[0].Markdown, "Forty orders only.") || len(reps[0].Exports) != 2 {
 		t.Errorf("stored reports %+v, %v: want one, with the folder and html exports", reps, err)
 	}
-	if _, err := e.app.ExportReport(res.RunID, "pdf"); codeOf(t, err) != app.CodeInvalid {
+	if _, err := e.app.ExportReport(res.RunID, "docx"); codeOf(t, err) != app.CodeInvalid {
 		t.Errorf("unknown format: %v", err)
 	}
 	if _, err := e.app.WriteReport(chat, "run_nope", nil); codeOf(t, err) != app.CodeNotFound {

@@ -106,7 +106,7 @@ command -v node >/dev/null || packages+=(nodejs npm)
 # The tests also need database servers (remote sources), Docker and
 # debootstrap (the Python sandbox) and Chromium (end-to-end).
 if [[ ${1:-} == --test ]]; then
-  packages+=(mariadb-server mariadb-client openssl)
+  packages+=(mariadb-server mariadb-client openssl poppler-utils) # poppler-utils: report PDFs read back (pdftotext, pdftoppm)
   command -v dockerd >/dev/null || packages+=(docker.io) # not over an installed Docker CE
   command -v debootstrap >/dev/null || packages+=(debootstrap)
   command -v chromium >/dev/null || packages+=(chromium)

@@ -46,6 +46,10 @@ type Files struct {
 	Markdown string      `json:"markdown"`
 	HTML     string      `json:"html"`
 	Charts   []ChartFile `json:"charts,omitempty"`
+	// PDF and XLSX are the file of a PDF or workbook export (WritePDF,
+	// Sheets), set by the caller that wrote it.
+	PDF  string `json:"pdf,omitempty"`
+	XLSX string `json:"xlsx,omitempty"`
 }
 
 // ChartFile is one chart's image.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -25,7 +26,7 @@ import (
 func init() {
 	register(command{"chats", "chats [--workspace DIR] [--json]", "list the conversations, most recent first", runChats})
 	register(command{"chat", "chat show [--workspace DIR] [--json] [--sent] ID", "show a conversation: questions, answers, tool calls; --sent: what each answer sent to its model server", runChat})
-	register(command{"export", "export [--workspace DIR] --chat ID [--turns 1,3] [--format md|html] --out DIR", "export the report of a conversation (or of the questions --turns picks; written first if none covers them), and list what it removed", runExport})
+	register(command{"export", "export [--workspace DIR] --chat ID [--turns 1,3] [--format md|html|pdf|xlsx] --out DIR", "export the report of a conversation (or of the questions --turns picks; written first if none covers them), and list what it removed", runExport})
 }
 
 // storeDir is the folder holding the conversations: the workspace folder.
@@ -177,14 +178,14 @@ func runExport(ctx context.Context, e env, args []string) int {
 	fs, ws := newFlags("export", e)
 	cfg, o := agentFlags(fs, "writing the report")
 	chatID := fs.String("chat", "", "the conversation (see loupe chats)")
-	format := fs.String("format", "md", "md (a folder: report.md, charts, report.html) or html (report.html alone)")
+	format := fs.String("format", "md", "md (a folder: report.md, charts, report.html), html (report.html alone), pdf (report.pdf: printable pages, charts as vectors) or xlsx (report.xlsx: the text and one sheet per table)")
 	out := fs.String("out", "", "the folder to write into")
 	turnList := fs.String("turns", "", `the questions the report covers, by number as "loupe chat show" lists them ("1,3", "2-4"; default: every answered question)`)
 	if _, err := parse(fs, args); err != nil {
 		return ExitUsage
 	}
-	if *chatID == "" || *out == "" || (*format != "md" && *format != "html") {
-		fmt.Fprintln(e.stderr, "loupe export: give --chat ID and --out DIR, and --format md or html")
+	if *chatID == "" || *out == "" || !slices.Contains(exportFormats, *format) {
+		fmt.Fprintln(e.stderr, "loupe export: give --chat ID and --out DIR, and --format md, html, pdf or xlsx")
 		return ExitUsage
 	}
 	var turns []int
@@ -300,13 +301,23 @@ func exportAs(ctx context.Context, st *store.Store, rep *session.StoredReport, f
 		files, err := session.Export(ctx, st, rep, format, dir)
 		return files.Markdown, err
 	}
-	path, err := filepath.Abs(filepath.Join(dir, "report.html"))
+	path, err := filepath.Abs(filepath.Join(dir, "report."+format))
 	if err != nil {
 		return "", err
 	}
 	files, err := session.Export(ctx, st, rep, format, path)
+	switch format {
+	case session.ExportPDF:
+		return files.PDF, err
+	case session.ExportXLSX:
+		return files.XLSX, err
+	}
 	return files.HTML, err
 }
+
+// exportFormats are loupe export's --format values: a folder, or
+// report.FORMAT in the --out folder.
+var exportFormats = []string{session.ExportFolder, session.ExportHTML, session.ExportPDF, session.ExportXLSX}
 
 // persistSink stores each event of a run (session.Recorder) before passing it
 // on to be shown, so that what was shown survives the process being

@@ -286,7 +286,7 @@ func TestExportAnOldConversationsReport(t *testing.T) {
 	if md, err := os.ReadFile(filepath.Join(out3, "report.md")); err != nil || !strings.Contains(string(md), "# North leads sales") {
 		t.Errorf("written report: %v\n%s", err, md)
 	}
-	for _, bad := range [][]string{{"export", "--workspace", ws, "--out", out3}, {"export", "--workspace", ws, "--chat", chat, "--out", out3, "--format", "pdf"}} {
+	for _, bad := range [][]string{{"export", "--workspace", ws, "--out", out3}, {"export", "--workspace", ws, "--chat", chat, "--out", out3, "--format", "docx"}} {
 		if code, _, _ := run(t, "", bad...); code != ExitUsage {
 			t.Errorf("%q: exit %d", bad, code)
 		}

@@ -219,3 +219,21 @@ func StoreError(err error, chatID string) error {
 	}
 	return Wrap(err)
 }
+
+// MaxHits is how many conversations a Search returns at most.
+const MaxHits = 50
+
+// Search finds the conversations whose name, questions or answers hold
+// text, ignoring case (store.Search), most recently updated first, at
+// most MaxHits. A blank text finds none.
+func (c *Conversations) Search(ctx context.Context, text string) ([]store.Hit, error) {
+	st, err := c.Store()
+	if err != nil {
+		return nil, err
+	}
+	hits, err := st.Search(ctx, text, MaxHits)
+	if err != nil {
+		return nil, Wrap(err)
+	}
+	return hits, nil
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
+	"syscall"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 
@@ -170,10 +171,22 @@ func UpperFirst(s string) string {
 }
 
 // FileError is a file that could not be written or read, with what to do.
+// The message ends with the system's reason ("not a directory", "no space
+// left on device") when err carries one.
 func FileError(path, problem string, err error) *Error {
 	hint := "Check that the folder exists, that you may write to it, and that the disk is not full."
-	if errors.Is(err, fs.ErrPermission) {
+	switch {
+	case errors.Is(err, fs.ErrPermission):
 		hint = "You may not write there: choose a folder you own."
+	case errors.Is(err, syscall.ENOTDIR):
+		hint = "A part of the path is a file, not a folder: choose another place."
+	case errors.Is(err, syscall.ENOSPC):
+		hint = "The disk is full: free some space or choose another disk."
 	}
-	return &Error{Code: CodeFile, Message: fmt.Sprintf("%s: %s", path, problem), Hint: hint, Err: err}
+	msg := fmt.Sprintf("%s: %s", path, problem)
+	var errno syscall.Errno
+	if errors.As(err, &errno) {
+		msg += " (" + errno.Error() + ")"
+	}
+	return &Error{Code: CodeFile, Message: msg, Hint: hint, Err: err}
 }

@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/loupeapp/loupe/agent/llm"
@@ -36,5 +39,28 @@ func TestAsErrorClassifies(t *testing.T) {
 	}
 	if session.AsError(nil) != nil {
 		t.Error("AsError(nil) should be nil")
+	}
+}
+
+func TestFileErrorSaysWhyAndWhatToDo(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "report.md")
+	if err := os.WriteFile(file, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	under := filepath.Join(file, "out.pdf") // a path through a file
+	_, werr := os.Create(under)
+	if werr == nil {
+		t.Fatal("creating a file under a file succeeded")
+	}
+	e := session.FileError(under, "cannot write the PDF", werr)
+	if e.Code != session.CodeFile || !strings.Contains(e.Message, under) || !strings.Contains(e.Message, "not a directory") {
+		t.Errorf("message %q: want the path, the problem and the system's reason", e.Message)
+	}
+	if !strings.Contains(e.Hint, "is a file, not a folder") {
+		t.Errorf("hint %q: want what to do about a file in the path", e.Hint)
+	}
+	if e := session.FileError("x", "cannot read", errors.New("no reason")); e.Message != "x: cannot read" {
+		t.Errorf("an error without a system reason: message %q", e.Message)
 	}
 }

@@ -58,15 +58,21 @@ func (s *Session) ReportToExport(ctx context.Context, runID string) (*StoredRepo
 	return r, st, nil
 }
 
-// ExportTo writes the report r of run runID in the form kind (ExportFolder
-// or ExportHTML) to path and records the export with it; it returns what was
-// written (the folder, or the page). A report written but whose export
-// could not be recorded is returned, and the failure logged.
+// ExportTo writes the report r of run runID in the form kind (ExportFolder,
+// ExportHTML, ExportPDF or ExportXLSX) to path and records the export with
+// it; it returns what was written (the folder, or the file). A report
+// written but whose export could not be recorded is returned, and the
+// failure logged.
 func (s *Session) ExportTo(ctx context.Context, st *store.Store, runID string, r *StoredReport, kind, path string) (string, error) {
 	files, err := Export(ctx, st, r, kind, path)
 	out := files.HTML
-	if kind == ExportFolder {
+	switch kind {
+	case ExportFolder:
 		out = files.Dir
+	case ExportPDF:
+		out = files.PDF
+	case ExportXLSX:
+		out = files.XLSX
 	}
 	if out == "" {
 		return "", Wrap(err)

@@ -1,9 +1,11 @@
 package session
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +16,8 @@ import (
 	"github.com/loupeapp/loupe/app/assemble"
 	"github.com/loupeapp/loupe/app/buildinfo"
 	"github.com/loupeapp/loupe/data/privacy"
+	"github.com/loupeapp/loupe/data/query"
+	"github.com/loupeapp/loupe/data/results"
 	"github.com/loupeapp/loupe/data/store"
 )
 
@@ -118,18 +122,22 @@ func DecodeReport(r store.Report) (*StoredReport, error) {
 	return &StoredReport{ID: r.ID, Report: &rep}, nil
 }
 
-// Export formats: a folder (report.md, its charts and report.html) or the
-// self-contained page alone.
+// Export formats: a folder (report.md, its charts and report.html), the
+// self-contained page alone, printable pages (PDF) or a workbook
+// (ExportXLSX: the report's text and one sheet per table).
 const (
 	ExportFolder = "md"
 	ExportHTML   = "html"
+	ExportPDF    = "pdf"
 )
 
-// Export writes s in format (ExportFolder or ExportHTML) at path and
-// records the export in the store. For ExportFolder path is the folder to
-// create (or an empty one of Loupe's) and every file written is returned;
-// for ExportHTML path is the page's file, written whole or not at all, and
-// only Files.HTML is set. When the files were written but the export not
+// Export writes s in format (ExportFolder, ExportHTML, ExportPDF or
+// ExportXLSX) at path and records the export in the store. For
+// ExportFolder path is the folder to create (or an empty one of Loupe's)
+// and every file written is returned; for the others path is the one
+// file, written whole or not at all (a failure leaves whatever was at
+// path as it was, and no temporary file), and only Files.HTML, .PDF or
+// .XLSX is set. When the files were written but the export not
 // recorded, both the files and the error are returned.
 func Export(ctx context.Context, st *store.Store, s *StoredReport, format, path string) (report.Files, error) {
 	var files report.Files
@@ -145,13 +153,50 @@ func Export(ctx context.Context, st *store.Store, s *StoredReport, format, path 
 			return files, err
 		}
 		files.HTML = path
+	case ExportPDF:
+		if err := writeReportFile(ctx, path, "PDF", func(w io.Writer) error { return report.WritePDF(ctx, s.Report, w) }); err != nil {
+			return files, err
+		}
+		files.PDF = path
+	case ExportXLSX:
+		if err := writeReportFile(ctx, path, "workbook", func(w io.Writer) error { return writeReportXLSX(s.Report, w) }); err != nil {
+			return files, err
+		}
+		files.XLSX = path
 	default:
-		return files, NewError(CodeInvalid, fmt.Sprintf("Unknown export format %q.", format), `Use "md" (a folder) or "html".`)
+		return files, NewError(CodeInvalid, fmt.Sprintf("Unknown export format %q.", format), `Use "md" (a folder), "html", "pdf" or "xlsx".`)
 	}
 	if err := st.RecordExport(ctx, s.ID, format, path); err != nil {
 		return files, fmt.Errorf("record the export of %s: %w", s.ID, err)
 	}
 	return files, nil
+}
+
+// writeReportFile writes one file of a report export atomically; what
+// is the file's kind, in words, for the error.
+func writeReportFile(ctx context.Context, path, what string, write func(w io.Writer) error) error {
+	err := WriteFileAtomic(path, 0o644, func(w *bufio.Writer) error { return write(w) })
+	switch {
+	case err == nil:
+		return nil
+	case ctx.Err() != nil:
+		return ctx.Err()
+	}
+	return FileError(path, "cannot write the "+what, err)
+}
+
+// writeReportXLSX writes the report's sheets (report.Sheets) as a workbook.
+func writeReportXLSX(rep *report.Report, w io.Writer) error {
+	sheets := rep.Sheets()
+	out := make([]results.XLSXSheet, len(sheets))
+	for i, sh := range sheets {
+		cols := make([]query.Column, len(sh.Columns))
+		for j, c := range sh.Columns {
+			cols[j] = query.Column{Name: c.Name, Type: c.Type}
+		}
+		out[i] = results.XLSXSheet{Name: sh.Name, Columns: cols, Rows: sh.Rows}
+	}
+	return results.WriteXLSXSheets(w, out)
 }
 
 // exportPage exports into a temporary folder beside path and moves the

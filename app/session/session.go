@@ -13,12 +13,14 @@ import (
 	"errors"
 	"log/slog"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/loupeapp/loupe/agent"
 	"github.com/loupeapp/loupe/agent/llm/provider"
 	"github.com/loupeapp/loupe/app/assemble"
 	"github.com/loupeapp/loupe/app/config"
+	"github.com/loupeapp/loupe/app/sqlhistory"
 	"github.com/loupeapp/loupe/data/remote"
 	"github.com/loupeapp/loupe/data/results"
 	"github.com/loupeapp/loupe/data/store"
@@ -38,12 +40,15 @@ type Session struct {
 	Runs    *Runs
 	Conns   *Connections
 	Results *results.Store
-	// Console is the SQL console's running query (zero: none).
+	// Console is the SQL console's running queries (zero: none).
 	Console Console
 	// Go runs fn in the background within Life and reports whether it
 	// started (not once Life ended); the window waits for such work at
 	// shutdown.
 	Go func(fn func(ctx context.Context)) bool
+
+	histMu sync.Mutex
+	hist   *sqlhistory.History // QueryHistory, made on first use
 }
 
 // Launch claims pair's answer for a new run of m, bounded by o, and

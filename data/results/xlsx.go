@@ -28,33 +28,108 @@ const (
 // text (a text cell is never read as a formula) — and column widths sized
 // to their content.
 func WriteXLSX(w io.Writer, cols []query.Column, rows [][]any) error {
+	return WriteXLSXSheets(w, []XLSXSheet{{Name: xlsxSheetTitle, Columns: cols, Rows: rows}})
+}
+
+// XLSXSheet is one sheet of a workbook: its name (made valid and unique
+// by WriteXLSXSheets), its columns and rows (JSON-ready values).
+type XLSXSheet struct {
+	Name    string
+	Columns []query.Column
+	Rows    [][]any
+}
+
+// WriteXLSXSheets writes a workbook of sheets, in order, each as WriteXLSX
+// writes its one sheet. A name Excel would refuse (over 31 characters,
+// one of []:*?/\, empty, "History" or taken) is shortened, cleaned or
+// numbered. At least one sheet is needed.
+func WriteXLSXSheets(w io.Writer, sheets []XLSXSheet) error {
+	if len(sheets) == 0 {
+		return fmt.Errorf("write XLSX: no sheet to write")
+	}
 	f := excelize.NewFile()
 	defer f.Close()
-	sheet := xlsxSheetTitle
-	if err := f.SetSheetName("Sheet1", sheet); err != nil {
-		return fmt.Errorf("write XLSX: %w", err)
-	}
-	bold, err := f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true}})
+	st, err := newXLSXStyles(f)
 	if err != nil {
 		return fmt.Errorf("write XLSX: %w", err)
 	}
-	dateStyle, err := f.NewStyle(&excelize.Style{NumFmt: 14}) // m/d/yyyy, as the reader's locale shows dates
-	if err != nil {
+	taken := map[string]bool{}
+	for i, sh := range sheets {
+		name := SheetName(sh.Name, taken)
+		if i == 0 {
+			err = f.SetSheetName("Sheet1", name)
+		} else {
+			_, err = f.NewSheet(name)
+		}
+		if err != nil {
+			return fmt.Errorf("write XLSX sheet %q: %w", name, err)
+		}
+		if err := writeXLSXSheet(f, name, sh.Columns, sh.Rows, st); err != nil {
+			return fmt.Errorf("write XLSX sheet %q: %w", name, err)
+		}
+	}
+	f.SetActiveSheet(0)
+	if _, err := f.WriteTo(w); err != nil {
 		return fmt.Errorf("write XLSX: %w", err)
+	}
+	return nil
+}
+
+// SheetName makes s a valid sheet name not in taken, and adds it there.
+func SheetName(s string, taken map[string]bool) string {
+	s = strings.Map(func(r rune) rune {
+		if strings.ContainsRune(`[]:*?/\`, r) || r < 0x20 {
+			return ' '
+		}
+		return r
+	}, strings.Join(strings.Fields(s), " "))
+	s = strings.Trim(s, "' ")
+	if s == "" || strings.EqualFold(s, "History") {
+		s = "Sheet"
+	}
+	base := truncRunes(s, 31)
+	name := base
+	for n := 2; taken[strings.ToLower(name)]; n++ {
+		suffix := fmt.Sprintf(" (%d)", n)
+		name = truncRunes(base, 31-len(suffix)) + suffix
+	}
+	taken[strings.ToLower(name)] = true
+	return name
+}
+
+func truncRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return strings.TrimSpace(string(r[:n]))
+}
+
+type xlsxStyles struct{ bold, date, stamp int }
+
+func newXLSXStyles(f *excelize.File) (xlsxStyles, error) {
+	var st xlsxStyles
+	var err error
+	if st.bold, err = f.NewStyle(&excelize.Style{Font: &excelize.Font{Bold: true}}); err != nil {
+		return st, err
+	}
+	if st.date, err = f.NewStyle(&excelize.Style{NumFmt: 14}); err != nil { // m/d/yyyy, as the reader's locale shows dates
+		return st, err
 	}
 	stampFmt := "yyyy-mm-dd hh:mm:ss"
-	stampStyle, err := f.NewStyle(&excelize.Style{CustomNumFmt: &stampFmt})
-	if err != nil {
-		return fmt.Errorf("write XLSX: %w", err)
-	}
+	st.stamp, err = f.NewStyle(&excelize.Style{CustomNumFmt: &stampFmt})
+	return st, err
+}
+
+func writeXLSXSheet(f *excelize.File, sheet string, cols []query.Column, rows [][]any, st xlsxStyles) error {
 	sw, err := f.NewStreamWriter(sheet)
 	if err != nil {
-		return fmt.Errorf("write XLSX: %w", err)
+		return err
 	}
 	widths := make([]int, len(cols))
 	header := make([]any, len(cols))
 	for i, c := range cols {
-		header[i] = excelize.Cell{StyleID: bold, Value: c.Name}
+		header[i] = excelize.Cell{StyleID: st.bold, Value: c.Name}
 		widths[i] = utf8.RuneCountInString(c.Name) + 2
 	}
 	for n, row := range rows {
@@ -66,14 +141,14 @@ func WriteXLSX(w io.Writer, cols []query.Column, rows [][]any) error {
 	}
 	for i, wd := range widths {
 		if err := sw.SetColWidth(i+1, i+1, float64(min(max(wd, xlsxMinWidth), xlsxMaxWidth))); err != nil {
-			return fmt.Errorf("write XLSX: %w", err)
+			return err
 		}
 	}
 	if err := sw.SetPanes(&excelize.Panes{Freeze: true, YSplit: 1, TopLeftCell: "A2", ActivePane: "bottomLeft"}); err != nil {
-		return fmt.Errorf("write XLSX: %w", err)
+		return err
 	}
 	if err := sw.SetRow("A1", header); err != nil {
-		return fmt.Errorf("write XLSX header: %w", err)
+		return fmt.Errorf("header: %w", err)
 	}
 	cells := make([]any, len(cols))
 	for n, row := range rows {
@@ -82,23 +157,17 @@ func WriteXLSX(w io.Writer, cols []query.Column, rows [][]any) error {
 			if i < len(row) {
 				v = row[i]
 			}
-			cells[i] = xlsxCell(v, c.Type, dateStyle, stampStyle)
+			cells[i] = xlsxCell(v, c.Type, st.date, st.stamp)
 		}
 		axis, err := excelize.CoordinatesToCellName(1, n+2)
 		if err != nil {
-			return fmt.Errorf("write XLSX row %d: %w", n+1, err)
+			return fmt.Errorf("row %d: %w", n+1, err)
 		}
 		if err := sw.SetRow(axis, cells); err != nil {
-			return fmt.Errorf("write XLSX row %d: %w", n+1, err)
+			return fmt.Errorf("row %d: %w", n+1, err)
 		}
 	}
-	if err := sw.Flush(); err != nil {
-		return fmt.Errorf("write XLSX: %w", err)
-	}
-	if _, err := f.WriteTo(w); err != nil {
-		return fmt.Errorf("write XLSX: %w", err)
-	}
-	return nil
+	return sw.Flush()
 }
 
 // xlsxCell is the typed cell for a JSON-ready value of a column of SQL

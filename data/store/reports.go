@@ -23,7 +23,7 @@ type Report struct {
 
 // Export is one export of a report.
 type Export struct {
-	Format string    `json:"format"` // "md" (a folder) or "html"
+	Format string    `json:"format"` // "md" (a folder), "html", "pdf" or "xlsx"
 	Path   string    `json:"path"`
 	At     time.Time `json:"at"`
 }

@@ -128,8 +128,12 @@ test.describe('accessibility', () => {
       await expect(turn.getByTestId('sent')).not.toContainText('Reading…');
       await audit(page, 'chat evidence', results);
 
-      await page.getByRole('searchbox', { name: 'Search conversations' }).fill('agency');
+      // "Finance" is only in the answer: the search finds it there, marked in a snippet.
+      const search = page.getByRole('searchbox', { name: 'Search conversations' });
+      await search.fill('Finance');
+      await expect(page.getByTestId('chat-hit').first().locator('mark')).toHaveText('Finance');
       await audit(page, 'conversation search', results);
+      await search.fill('');
 
       await turn.getByRole('button', { name: /Generate report/ }).click();
       await expect(page.getByTestId('report').locator('img.report__chart')).toBeVisible();
@@ -140,6 +144,11 @@ test.describe('accessibility', () => {
       await page.getByRole('button', { name: /^Run/ }).click();
       await expect(page.getByTestId('grid-count')).toBeVisible();
       await audit(page, 'console', results);
+      // A second tab and the query history beside it.
+      await page.getByRole('button', { name: 'New query tab' }).click();
+      await page.getByRole('button', { name: 'History', exact: true }).click();
+      await expect(page.getByTestId('history-entry').first()).toBeVisible();
+      await audit(page, 'console tabs and history', results);
 
       const databases = page.getByRole('region', { name: 'Databases' });
       await databases.getByRole('button', { name: 'Connect one' }).click();

@@ -13,14 +13,14 @@ import { Sidebar } from './components/sidebar/Sidebar';
 import { StatusBar } from './components/StatusBar';
 import { useTheme } from './hooks/useColorScheme';
 import { useShortcuts } from './hooks/useShortcuts';
-import { useActions } from './state/actions';
+import { useActions, withSavedTabs } from './state/actions';
 import { useBackend } from './state/events';
-import { createStore, StoreContext, useStore, type Store, type View } from './state/store';
+import { createStore, initialState, StoreContext, useStore, type Store, type View } from './state/store';
 import './App.css';
 
 /** The root component: one store, wired to the backend, around the shell. */
 export function App({ store: given }: { store?: Store }) {
-  const [store] = useState(() => given ?? createStore());
+  const [store] = useState(() => given ?? createStore(withSavedTabs(initialState())));
   useBackend(store);
   return (
     <StoreContext.Provider value={store}>

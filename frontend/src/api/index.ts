@@ -12,6 +12,7 @@ import type {
   AskResult,
   ChartFormat,
   Chat,
+  ChatHit,
   Check,
   ChatSummary,
   Connection,
@@ -25,6 +26,7 @@ import type {
   ExportFormat,
   ExportedFile,
   FolderInfo,
+  HistoryEntry,
   LoadReport,
   MCPSetup,
   ModelInfo,
@@ -162,8 +164,19 @@ export const sampleQuestions = (): Promise<string[]> => call('SampleQuestions');
 
 /** One statement through the agent's guard; errors carry code "refused" or "sql". */
 export const runSQL = (sql: string): Promise<QueryResult> => call('RunSQL', sql);
-/** Stops the console's running query (its runSQL rejects with code "canceled"); false when none ran. */
+/** Stops every running console query (each rejects with code "canceled"); false when none ran. */
 export const cancelSQL = (): Promise<boolean> => call('CancelSQL');
+/**
+ * Runs one statement as the query of the console tab `tab`; tabs run side by
+ * side, and the tab's next query stops the one it runs. Kept in the query history.
+ */
+export const runConsoleSQL = (tab: string, sql: string): Promise<QueryResult> => call('RunConsoleSQL', tab, sql);
+/** Stops the query running in the console tab `tab`; false when none ran there. */
+export const cancelConsoleSQL = (tab: string): Promise<boolean> => call('CancelConsoleSQL', tab);
+/** The console's query history, newest first, filtered by search (SQL or error); limit 1–500, 0 for 100. */
+export const queryHistory = (search: string, limit = 0): Promise<HistoryEntry[]> => call('QueryHistory', search, limit);
+/** Forgets the console's query history. */
+export const clearQueryHistory = (): Promise<void> => call('ClearQueryHistory');
 /** Rows [offset, offset+limit) of a held result; limit ≤ 1000. */
 export const page = (ref: string, offset: number, limit: number): Promise<Page> => call('Page', ref, offset, limit);
 /** The result ref sorted and filtered, held as a result of its own (app.ViewResult). */
@@ -185,6 +198,8 @@ export const newChat = (): Promise<ChatSummary> => call('NewChat');
 export const renameChat = (id: string, name: string): Promise<void> => call('RenameChat', id, name);
 export const deleteChat = (id: string): Promise<void> => call('DeleteChat', id);
 export const getChat = (id: string): Promise<Chat> => call('GetChat', id);
+/** Conversations whose name, questions or answers contain text (at most 50), newest first, with a snippet. */
+export const searchChats = (text: string): Promise<ChatHit[]> => call('SearchChats', text);
 /**
  * Starts a run; it streams run:events batches ending with run_finished. A
  * second ask in the same chat while one runs rejects with code "busy".
@@ -208,7 +223,7 @@ export const writeReport = (chatId: string, runId: string, turns: number[] = [])
   call('WriteReport', chatId, runId, turns);
 /** The report last written from the run's answer, read from the conversation store (so it outlives a restart); null when none was. */
 export const getReport = (chatId: string, runId: string): Promise<Report | null> => call('GetReport', chatId, runId);
-/** The native save dialog; the path written, or null when canceled. The report is read from the store. */
+/** Exports the report as format through the native save dialog; the path written, or null when canceled. The report is read from the store. */
 export const exportReport = (runId: string, format: ExportFormat): Promise<string | null> => call('ExportReport', runId, format);
 
 // ---- Settings and status -------------------------------------------------------------

@@ -203,6 +203,21 @@ export interface ExportedFile {
   rows: number;
 }
 
+/**
+ * A query run from the SQL console, as its history keeps it: done (rows
+ * counts its rows), failed (error says why) or canceled.
+ */
+export interface HistoryEntry {
+  id: string;
+  sql: string;
+  /** When it started (RFC 3339). */
+  at: string;
+  durationMs: number;
+  outcome: 'done' | 'failed' | 'canceled';
+  rows: number;
+  error?: string;
+}
+
 /** A table's name and its columns' names (for completion). */
 export interface SchemaTable {
   name: string;
@@ -544,6 +559,21 @@ export interface Chat extends ChatSummary {
   turns: Turn[];
 }
 
+/** A passage around a search's match: before + match + after. */
+export interface Snippet {
+  before: string;
+  match: string;
+  after: string;
+}
+
+/** A conversation a search found, where the text first appears in it, and in how many messages. */
+export interface ChatHit extends ChatSummary {
+  in: 'title' | 'question' | 'answer';
+  snippet: Snippet;
+  /** Messages holding the text (0 when only the title does). */
+  matches: number;
+}
+
 /** A run:events batch; the last batch of a run holds run_finished. */
 export interface RunEvents {
   runId: string;
@@ -586,7 +616,12 @@ export interface ReportDelta {
   reset?: boolean;
 }
 
-export type ExportFormat = 'folder' | 'html';
+/**
+ * How a report exports: a folder (report.md, its charts, report.html), the
+ * self-contained page, printable PDF pages (charts as vectors), or an Excel
+ * workbook (the text, and one sheet per table).
+ */
+export type ExportFormat = 'folder' | 'html' | 'pdf' | 'xlsx';
 
 // ---- Settings and status ------------------------------------------------------
 

@@ -22,7 +22,7 @@ import type { Problem } from './problem';
 /** What the main area shows. */
 export type View =
   | { kind: 'chat' }
-  | { kind: 'console'; sql?: string; nonce: number }
+  | { kind: 'console'; nonce: number }
   | { kind: 'report'; chatId: string; runId: string }
   | { kind: 'settings' }
   | { kind: 'dataset'; name: string; mode: 'preview' | 'profile' };
@@ -66,6 +66,30 @@ export interface LoadFailure {
   error: Problem;
 }
 
+/** One tab of the SQL console: its text and its last run. */
+export interface ConsoleTab {
+  id: string;
+  title: string;
+  text: string;
+  /** Bumped when the text is replaced from elsewhere (Open in console, the history). */
+  nonce: number;
+  /** The last result; it stays (dimmed) while the next query runs. */
+  result: QueryResult | null;
+  error: Problem | null;
+  running: boolean;
+  /** When the running query started (ms since the epoch). */
+  startedAt: number;
+  /** How long the last query ran before it was stopped; null when it was not. */
+  stoppedAfterMs: number | null;
+  /** The SQL of the last run, which an error's position refers to. */
+  ran: string;
+}
+
+/** A tab with nothing in it, called "Query n". */
+export function blankTab(n: number, id = `tab-${n}`): ConsoleTab {
+  return { id, title: `Query ${n}`, text: '', nonce: 0, result: null, error: null, running: false, startedAt: 0, stoppedAfterMs: null, ran: '' };
+}
+
 export interface AppState {
   view: View;
   /** The conversation the chat view shows; null for a new one not yet created. */
@@ -93,10 +117,12 @@ export interface AppState {
   notices: Notice[];
   /** Bumped to ask the question box to take focus. */
   focusComposer: number;
-  /** The SQL console's text, result and error; kept while other views show. */
-  consoleText: string;
-  consoleResult: QueryResult | null;
-  consoleError: Problem | null;
+  /** The SQL console's tabs, each with its text, result and error; kept while other views show. */
+  consoleTabs: ConsoleTab[];
+  /** The id of the tab the console shows. */
+  consoleTab: string;
+  /** Bumped after every console query, so that the history shows it. */
+  consoleRuns: number;
   /** Text put into the question box from elsewhere (example questions). */
   draft: { text: string; nonce: number } | null;
   /** The saved database connections; null until listed. */
@@ -127,9 +153,9 @@ export function initialState(): AppState {
     focusComposer: 0,
     connections: null,
     draft: null,
-    consoleText: '',
-    consoleResult: null,
-    consoleError: null,
+    consoleTabs: [blankTab(1)],
+    consoleTab: 'tab-1',
+    consoleRuns: 0,
     sandboxBuild: null,
   };
 }

@@ -5,7 +5,9 @@ import './chat.css';
 
 /**
  * Says what to do when no model answers, and that everything without a
- * model (loading, preview, SQL, charts) still works.
+ * model (loading, preview, SQL, charts) still works. The status's hint says
+ * what to do for the failure seen; the generic steps show only without one,
+ * so the first start does not give the same advice twice.
  */
 export function ModelBanner({ compact = false }: { compact?: boolean }) {
   const model = useStore((s) => s.status?.model);
@@ -20,9 +22,11 @@ export function ModelBanner({ compact = false }: { compact?: boolean }) {
         {model.hint && <div className="banner__hint">{model.hint}</div>}
         {!compact && (
           <div className="banner__more">
-            To answer questions Loupe needs a model: install Ollama from ollama.com/download, open it, and pull a
-            recommended model in Settings — or set up a hosted model there. Opening files, previews, the SQL console
-            and charts work without one.
+            {model.hint
+              ? 'Opening files, previews, the SQL console and charts work without one.'
+              : 'To answer questions Loupe needs a model: install Ollama from ollama.com/download, open it, and pull a ' +
+                'recommended model in Settings — or set up a hosted model there. Opening files, previews, the SQL ' +
+                'console and charts work without one.'}
           </div>
         )}
       </div>

@@ -125,7 +125,7 @@ describe('Turn', () => {
     const card = document.getElementById(`ev-${runId}-q1`)!;
     fireEvent.click(within(card).getByRole('button', { name: /Open in console/ }));
     expect(store.get().view.kind).toBe('console');
-    expect(store.get().consoleText).toContain('GROUP BY agency');
+    expect(store.get().consoleTabs.find((t) => t.id === store.get().consoleTab)?.text).toContain('GROUP BY agency');
     expect(fake.page).not.toHaveBeenCalled();
   });
 

@@ -30,12 +30,13 @@ const result = {
 };
 
 function consoleStore(sql: string) {
-  return createStore({ ...initialState(), view: { kind: 'console', sql, nonce: 1 }, consoleText: sql });
+  const init = initialState();
+  return createStore({ ...init, view: { kind: 'console', nonce: 1 }, consoleTabs: [{ ...init.consoleTabs[0]!, text: sql, nonce: 1 }] });
 }
 
 describe('SqlConsole', () => {
   it('loads the editor with the SQL sent to it and runs it through runSQL', async () => {
-    fake.runSQL.mockResolvedValue(result);
+    fake.runConsoleSQL.mockResolvedValue(result);
     renderWithStore(<SqlConsole />, consoleStore('SELECT region, sum(amount) AS total FROM orders GROUP BY 1'));
     const editor = await screen.findByTestId('sql-editor');
     await waitFor(() => expect(editor).toHaveTextContent('SELECT region, sum(amount) AS total FROM orders GROUP BY 1'));
@@ -44,7 +45,7 @@ describe('SqlConsole', () => {
     await waitFor(() => expect(fake.schemaNames).toHaveBeenCalled());
 
     fireEvent.click(screen.getByRole('button', { name: /Run/ }));
-    await waitFor(() => expect(fake.runSQL).toHaveBeenCalledWith('SELECT region, sum(amount) AS total FROM orders GROUP BY 1'));
+    await waitFor(() => expect(fake.runConsoleSQL).toHaveBeenCalledWith('tab-1', 'SELECT region, sum(amount) AS total FROM orders GROUP BY 1'));
     expect(await screen.findByText('north')).toBeInTheDocument();
     expect(screen.getByTestId('grid-count')).toHaveTextContent('2 rows · 3 ms');
 
@@ -62,18 +63,18 @@ describe('SqlConsole', () => {
   });
 
   it('runs on Ctrl+Enter in the editor', async () => {
-    fake.runSQL.mockResolvedValue(result);
+    fake.runConsoleSQL.mockResolvedValue(result);
     renderWithStore(<SqlConsole />, consoleStore('SELECT 1'));
     const editor = await screen.findByTestId('sql-editor');
     const content = await waitFor(() => editor.querySelector('.cm-content') as HTMLElement);
     await act(async () => {
       fireEvent.keyDown(content, { key: 'Enter', ctrlKey: true });
     });
-    await waitFor(() => expect(fake.runSQL).toHaveBeenCalledWith('SELECT 1'));
+    await waitFor(() => expect(fake.runConsoleSQL).toHaveBeenCalledWith('tab-1', 'SELECT 1'));
   });
 
   it('shows a guard refusal with its hint', async () => {
-    fake.runSQL.mockRejectedValue({ code: 'refused', message: 'DROP is not allowed.', hint: 'Only SELECT queries run here.' });
+    fake.runConsoleSQL.mockRejectedValue({ code: 'refused', message: 'DROP is not allowed.', hint: 'Only SELECT queries run here.' });
     renderWithStore(<SqlConsole />, consoleStore('DROP TABLE orders'));
     await screen.findByTestId('sql-editor');
     fireEvent.click(screen.getByRole('button', { name: /Run/ }));

@@ -1,38 +1,34 @@
-import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import * as api from '../../api';
 import type { QueryResult } from '../../api';
 import { useActions } from '../../state/actions';
 import { problemOf } from '../../state/problem';
-import { useStore } from '../../state/store';
+import { useStore, type ConsoleTab } from '../../state/store';
 import { ChartView } from '../chat/ChartView';
 import { ErrorNote } from '../common/ErrorNote';
 import { Icon } from '../common/Icon';
 import { DataGrid, isNumericType, isTimeType, type GridSource } from '../grid/DataGrid';
+import { ConsoleTabs } from './ConsoleTabs';
 import { sqlErrorPosition } from './errorPosition';
+import { QueryHistory } from './QueryHistory';
 import './console.css';
 
 const SqlEditor = lazy(() => import('./SqlEditor'));
 
 /**
- * The SQL console: an editor with completion of table and column names,
- * Run (Ctrl/Cmd+Enter) through the same guard as the agent, the result as
- * a paged table and a one-click chart.
+ * The SQL console: tabs, each with an editor (completion of table and
+ * column names), Run (Ctrl/Cmd+Enter) through the same guard as the
+ * agent, Stop (Esc), the result as a paged table and a one-click chart;
+ * beside them, the workspace's query history.
  */
 export function SqlConsole() {
   const a = useActions();
-  const text = useStore((s) => s.consoleText);
-  const result = useStore((s) => s.consoleResult);
-  const error = useStore((s) => s.consoleError);
-  const view = useStore((s) => s.view);
+  const tabs = useStore((s) => s.consoleTabs);
+  const activeId = useStore((s) => s.consoleTab);
   const datasets = useStore((s) => s.datasets);
-  const nonce = view.kind === 'console' ? view.nonce : 0;
+  const tab = tabs.find((t) => t.id === activeId) ?? tabs[0]!;
   const [schema, setSchema] = useState<Record<string, string[]>>({});
-  const [running, setRunning] = useState(false);
-  const [stopped, setStopped] = useState(false);
-  const [ran, setRan] = useState('');
-  const started = useRef(0);
-  const [chart, setChart] = useState<{ spec: unknown; title: string } | null>(null);
-  const [chartError, setChartError] = useState<string | null>(null);
+  const [historyOpen, setHistoryOpen] = useState(false);
 
   useEffect(() => {
     let live = true;
@@ -50,43 +46,86 @@ export function SqlConsole() {
     };
   }, [datasets]);
 
-  const run = async () => {
-    const sql = a.store.get().consoleText.trim();
-    if (sql === '' || running) return;
-    setRunning(true);
-    setStopped(false);
-    setChartError(null);
-    setRan(sql);
-    started.current = Date.now();
-    try {
-      const how = await a.runConsole(sql);
-      setStopped(how === 'canceled');
-      if (how !== 'canceled') setChart(null);
-    } finally {
-      setRunning(false);
-    }
-  };
-
+  const run = () => void a.runConsole(tab.id);
   const stop = () => {
-    if (running) void a.cancelConsole();
+    if (tab.running) void a.cancelConsole(tab.id);
   };
 
-  // Esc stops a running query from anywhere in the window.
+  // Esc stops the shown tab's running query from anywhere in the window.
   useEffect(() => {
-    if (!running) return;
+    if (!tab.running) return;
     const onKey = (e: globalThis.KeyboardEvent) => {
       if (e.key === 'Escape') {
         e.preventDefault();
-        void a.cancelConsole();
+        void a.cancelConsole(tab.id);
       }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [running, a]);
+  }, [tab.running, tab.id, a]);
+
+  return (
+    <div className="console">
+      <header className="view-head">
+        <h1 className="view-head__title">SQL console</h1>
+        <span className="view-head__sub">Read-only DuckDB SQL over your datasets, through the same guard as the agent.</span>
+        <span className="view-head__spacer" />
+        <button
+          type="button"
+          className="button console__history-toggle"
+          aria-expanded={historyOpen}
+          aria-controls="console-history"
+          onClick={() => setHistoryOpen((o) => !o)}
+        >
+          <Icon name="clock" size={13} /> History
+        </button>
+        {tab.running ? (
+          <button type="button" className="button button--stop" onClick={stop} title="Stop the running query (Esc)">
+            <span className="spinner spinner--small" /> Stop <kbd>Esc</kbd>
+          </button>
+        ) : (
+          <button type="button" className="button button--primary" onClick={run} disabled={tab.text.trim() === ''}>
+            <Icon name="play" size={13} /> Run <kbd>Ctrl+Enter</kbd>
+          </button>
+        )}
+      </header>
+      <ConsoleTabs />
+      <div className="console__body">
+        <div className="console__main">
+          <TabView key={tab.id} tab={tab} schema={schema} onRun={run} onStop={stop} />
+        </div>
+        {historyOpen && <QueryHistory onClose={() => setHistoryOpen(false)} />}
+      </div>
+    </div>
+  );
+}
+
+/** One tab's editor and its last run: result, error, or the query running. */
+function TabView({
+  tab,
+  schema,
+  onRun,
+  onStop,
+}: {
+  tab: ConsoleTab;
+  schema: Record<string, string[]>;
+  onRun: () => void;
+  onStop: () => void;
+}) {
+  const a = useActions();
+  const { text, result, error, running, ran } = tab;
+  const stopped = !running && tab.stoppedAfterMs !== null;
+  const [chart, setChart] = useState<{ spec: unknown; title: string } | null>(null);
+  const [chartError, setChartError] = useState<string | null>(null);
+
+  // A new result (or none) takes down the chart of the last one.
+  useEffect(() => {
+    setChart(null);
+    setChartError(null);
+  }, [result]);
 
   const located = useMemo(() => (error?.code === 'sql' ? sqlErrorPosition(error.hint ?? '', ran) : null), [error, ran]);
   const shownError = error && located ? { ...error, hint: located.hint } : error;
-
 
   const source = useMemo<GridSource | null>(
     () =>
@@ -117,29 +156,15 @@ export function SqlConsole() {
   };
 
   return (
-    <div className="console">
-      <header className="view-head">
-        <h1 className="view-head__title">SQL console</h1>
-        <span className="view-head__sub">Read-only DuckDB SQL over your datasets, through the same guard as the agent.</span>
-        <span className="view-head__spacer" />
-        {running ? (
-          <button type="button" className="button button--stop" onClick={stop} title="Stop the running query (Esc)">
-            <span className="spinner spinner--small" /> Stop <kbd>Esc</kbd>
-          </button>
-        ) : (
-          <button type="button" className="button button--primary" onClick={() => void run()} disabled={text.trim() === ''}>
-            <Icon name="play" size={13} /> Run <kbd>Ctrl+Enter</kbd>
-          </button>
-        )}
-      </header>
+    <>
       <div className="console__editor">
         <Suspense fallback={<div className="sql-editor sql-editor--loading">Loading the editor…</div>}>
           <SqlEditor
             value={text}
-            nonce={nonce}
+            nonce={tab.nonce}
             schema={schema}
             onChange={(t) => a.setConsoleText(t)}
-            onRun={() => void run()}
+            onRun={onRun}
             errorAt={located?.position ?? null}
           />
         </Suspense>
@@ -159,13 +184,13 @@ export function SqlConsole() {
         )}
         {running && (
           <div className="console__status" role="status" data-testid="console-running">
-            <span className="spinner spinner--small" /> Running… <button type="button" className="chip" onClick={stop}>Stop</button>
+            <span className="spinner spinner--small" /> Running… <button type="button" className="chip" onClick={onStop}>Stop</button>
             {source && <span className="console__status-note">The table below is the previous query's result.</span>}
           </div>
         )}
         {!running && stopped && (
           <div className="console__status" role="status" data-testid="console-stopped">
-            Stopped after {((Date.now() - started.current) / 1000).toFixed(1)} s.
+            Stopped after {((tab.stoppedAfterMs ?? 0) / 1000).toFixed(1)} s.
             {source && <span className="console__status-note">The table below is the previous query's result.</span>}
           </div>
         )}
@@ -217,7 +242,7 @@ export function SqlConsole() {
           </div>
         )}
       </div>
-    </div>
+    </>
   );
 }
 

@@ -1,12 +1,13 @@
 import { useMemo } from 'react';
 import * as api from '../../api';
-import type { Report } from '../../api';
+import type { ExportFormat, Report } from '../../api';
 import { useActions } from '../../state/actions';
 import { problemOf } from '../../state/problem';
 import { useStore } from '../../state/store';
 import { ErrorNote } from '../common/ErrorNote';
 import { Icon } from '../common/Icon';
 import { Markdown } from '../common/Markdown';
+import { Menu } from '../common/Menu';
 import { CoverPicker } from './CoverPicker';
 import './report.css';
 
@@ -17,7 +18,7 @@ export function ReportView({ chatId, runId }: { chatId: string; runId: string })
   const report = state?.report;
   const charts = useMemo(() => (report ? chartImages(report) : undefined), [report]);
 
-  const exportAs = async (format: 'folder' | 'html') => {
+  const exportAs = async (format: ExportFormat) => {
     try {
       const path = await api.exportReport(runId, format);
       if (path) a.notify('info', `Saved the report to ${path}`);
@@ -58,6 +59,15 @@ export function ReportView({ chatId, runId }: { chatId: string; runId: string })
         <button type="button" className="button button--primary" disabled={!report} onClick={() => void exportAs('folder')}>
           <Icon name="folder" size={14} /> Export folder
         </button>
+        {report && (
+          <Menu
+            label="More export formats"
+            items={[
+              { label: 'Export PDF', onSelect: () => void exportAs('pdf') },
+              { label: 'Export Excel workbook (XLSX)', onSelect: () => void exportAs('xlsx') },
+            ]}
+          />
+        )}
       </header>
       {report && (
         <div className="report-view__bar">

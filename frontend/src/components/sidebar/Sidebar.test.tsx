@@ -90,11 +90,38 @@ describe('Sidebar', () => {
     fireEvent.click(screen.getByText('Churn'));
     await waitFor(() => expect(fake.getChat).toHaveBeenCalledWith('b'));
     expect(s.get().chatId).toBe('b');
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search conversations' }), { target: { value: '' } });
 
     fireEvent.click(screen.getByRole('button', { name: 'Actions for Churn' }));
     fireEvent.click(screen.getByRole('menuitem', { name: 'Delete' }));
     fireEvent.click(screen.getByRole('menuitem', { name: 'Click to delete' }));
     await waitFor(() => expect(fake.deleteChat).toHaveBeenCalledWith('b'));
     expect(s.get().chatId).toBeNull();
+  });
+
+  it('searches the answers too, showing where the text is with the match marked', async () => {
+    const today = new Date();
+    const chats = [chat('a', 'Revenue by region', 0, today), chat('b', 'Churn', 1, today)];
+    fake.getChat.mockResolvedValue({ ...chats[0]!, turns: [] });
+    fake.searchChats.mockResolvedValue([
+      { ...chats[0]!, in: 'answer', matches: 2, snippet: { before: 'Sales are highest in the ', match: 'West', after: ', then the East.' } },
+    ]);
+    const s = createStore({ ...initialState(), datasets: [], chats });
+    renderWithStore(<Sidebar />, s);
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search conversations' }), { target: { value: ' West ' } });
+    // No name holds it: until the search answers, the names filter alone.
+    expect(screen.getByText('No conversation matches “ West ”.')).toBeInTheDocument();
+    const hit = await screen.findByTestId('chat-hit');
+    expect(fake.searchChats).toHaveBeenCalledWith('West');
+    expect(hit).toHaveTextContent('Revenue by region');
+    expect(within(hit).getByTestId('chat-hit-snippet')).toHaveTextContent('Sales are highest in the West, then the East.');
+    expect(hit.querySelector('mark')).toHaveTextContent(/^West$/);
+    expect(hit).toHaveTextContent('in an answer · 2 messages');
+    fireEvent.click(hit);
+    await waitFor(() => expect(s.get().chatId).toBe('a'));
+
+    fake.searchChats.mockResolvedValue([]);
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search conversations' }), { target: { value: 'nowhere' } });
+    expect(await screen.findByText('No conversation holds “nowhere”.')).toBeInTheDocument();
   });
 });

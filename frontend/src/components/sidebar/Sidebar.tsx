@@ -1,5 +1,6 @@
-import { useMemo, useState } from 'react';
-import type { ChatSummary, DatasetSummary } from '../../api';
+import { useEffect, useMemo, useState } from 'react';
+import * as api from '../../api';
+import type { ChatHit, ChatSummary, DatasetSummary } from '../../api';
 import { basename, DATE_GROUPS, dateGroup, rows } from '../../format';
 import { useActions } from '../../state/actions';
 import { useDataset } from '../../hooks/useDataset';
@@ -195,6 +196,7 @@ function Chats() {
   const [query, setQuery] = useState('');
   const [editing, setEditing] = useState<string | null>(null);
   const groups = useMemo(() => groupChats(chats, query), [chats, query]);
+  const hits = useChatSearch(query, chats);
   return (
     <section className="side-section" aria-label="Conversations">
       <div className="side-section__head">
@@ -213,8 +215,9 @@ function Chats() {
         </label>
       )}
       {chats.length === 0 && <div className="side-empty">Your questions and answers will be kept here.</div>}
-      {chats.length > 0 && groups.length === 0 && <div className="side-empty">No conversation matches “{query}”.</div>}
-      {groups.map(([group, list]) => (
+      {hits !== null && <ChatHits query={query} hits={hits} />}
+      {hits === null && chats.length > 0 && groups.length === 0 && <div className="side-empty">No conversation matches “{query}”.</div>}
+      {hits === null && groups.map(([group, list]) => (
         <div key={group} className="side-group">
           <div className="side-group__title">{group}</div>
           <ul className="side-list">
@@ -288,4 +291,74 @@ export function groupChats(chats: readonly ChatSummary[], query: string, now = n
     if (list.length > 0) out.push([g, list]);
   }
   return out;
+}
+
+/**
+ * useChatSearch searches the conversations' questions and answers for
+ * query (a moment after the last keystroke, again when the list changes):
+ * the hits of the latest search, or null while there is none for query
+ * (the list then filters by name alone).
+ */
+function useChatSearch(query: string, chats: readonly ChatSummary[]): ChatHit[] | null {
+  const [found, setFound] = useState<{ query: string; hits: ChatHit[] } | null>(null);
+  const q = query.trim();
+  useEffect(() => {
+    if (q === '') return;
+    let live = true;
+    const t = setTimeout(() => {
+      api
+        .searchChats(q)
+        .then((hits) => live && setFound({ query: q, hits }))
+        .catch(() => live && setFound(null));
+    }, 150);
+    return () => {
+      live = false;
+      clearTimeout(t);
+    };
+  }, [q, chats]);
+  return q !== '' && found?.query === q ? found.hits : null;
+}
+
+const WHERE: Record<ChatHit['in'], string> = { title: 'in the name', question: 'in a question', answer: 'in an answer' };
+
+/** The conversations a search found, each with the passage where it found the text, the text marked. */
+function ChatHits({ query, hits }: { query: string; hits: ChatHit[] }) {
+  const a = useActions();
+  const chatId = useStore((s) => s.chatId);
+  const view = useStore((s) => s.view);
+  if (hits.length === 0) return <div className="side-empty">No conversation holds “{query.trim()}”.</div>;
+  return (
+    <ul className="side-list" aria-label="Conversations found" data-testid="chat-hits">
+      {hits.map((h) => {
+        const active = h.id === chatId && view.kind === 'chat';
+        return (
+          <li key={h.id}>
+            <button
+              type="button"
+              className={active ? 'side-hit side-hit--active' : 'side-hit'}
+              aria-current={active ? 'page' : undefined}
+              data-testid="chat-hit"
+              onClick={() => void a.openChat(h.id)}
+            >
+              <span className="side-hit__name">
+                <Icon name={h.connection ? 'database' : 'chat'} size={13} className="side-item__icon" />
+                <span className="side-hit__title">{h.name || 'New conversation'}</span>
+              </span>
+              {h.in !== 'title' && (
+                <span className="side-hit__snippet" data-testid="chat-hit-snippet">
+                  {h.snippet.before}
+                  <mark>{h.snippet.match}</mark>
+                  {h.snippet.after}
+                </span>
+              )}
+              <span className="side-hit__where">
+                {WHERE[h.in]}
+                {h.matches > 1 ? ` · ${h.matches} messages` : ''}
+              </span>
+            </button>
+          </li>
+        );
+      })}
+    </ul>
+  );
 }

@@ -25,11 +25,22 @@ import {
 import type { TextOptions } from '../../api';
 import { dismissNotice, notify } from './notices';
 import { buildSandbox, cancelSandboxBuild, dismissSandboxBuild, refreshSettings, refreshStatus } from './settings';
-import { cancelConsole, focusComposer, openConsole, runConsole, setConsoleText, show } from './view';
+import {
+  cancelConsole,
+  closeConsoleTab,
+  newConsoleTab,
+  openConsole,
+  renameConsoleTab,
+  runConsole,
+  selectConsoleTab,
+  setConsoleText,
+} from './console';
+import { focusComposer, show } from './view';
 
 export * from './charts';
 export * from './chats';
 export * from './connections';
+export * from './console';
 export * from './data';
 export * from './notices';
 export * from './settings';
@@ -75,8 +86,12 @@ export function useActions() {
       focusComposer: (draft?: string) => focusComposer(store, draft),
       openConsole: (sql?: string) => openConsole(store, sql),
       setConsoleText: (sql: string) => setConsoleText(store, sql),
-      runConsole: (sql: string) => runConsole(store, sql),
-      cancelConsole: () => cancelConsole(),
+      runConsole: (tab: string) => runConsole(store, tab),
+      cancelConsole: (tab: string) => cancelConsole(tab),
+      newConsoleTab: (sql?: string) => newConsoleTab(store, sql),
+      selectConsoleTab: (tab: string) => selectConsoleTab(store, tab),
+      renameConsoleTab: (tab: string, title: string) => renameConsoleTab(store, tab, title),
+      closeConsoleTab: (tab: string) => closeConsoleTab(store, tab),
       closePathDialog: () => closePathDialog(store),
       dismissAskError: () => dismissAskError(store),
       refreshConnections: () => refreshConnections(store),
