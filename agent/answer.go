@@ -77,8 +77,8 @@ func (r *run) numberPool() *evidence.Pool {
 	for i, m := range r.msgs {
 		switch m.Role {
 		case llm.User:
-			if i <= r.runStart && !strings.HasPrefix(m.Content, challengeLead) { // the user's words, not Loupe's notes to the model
-				p.AddText("question", m.Content)
+			if i <= r.runStart && !strings.HasPrefix(m.Content, challengeLead) { // the user's words, not Loupe's notes or the data sent with them
+				p.AddText("question", UserWords(m.Content))
 			}
 		case llm.Tool:
 			p.AddText(m.Name, m.Content)

@@ -58,8 +58,9 @@ func TestSystemPrompt(t *testing.T) {
 		}}},
 		JoinPaths: []JoinPath{{From: "orders", FromColumn: "customer_id", To: "customers", ToColumn: "id", Declared: true}},
 	}
-	p := systemPrompt(s, promptOptions{maxSteps: 7, tools: newCatalog([]tools.Spec{{Name: "run_sql",
-		Guidance: tools.Guidance{Stage: tools.StageQuery, Text: "Run focused queries with run_sql, read the results, refine."}}})})
+	o := promptOptions{maxSteps: 7, tools: newCatalog([]tools.Spec{{Name: "run_sql",
+		Guidance: tools.Guidance{Stage: tools.StageQuery, Text: "Run focused queries with run_sql, read the results, refine."}}})}
+	p := systemPrompt(s, o) + questionTurn(s, o, nil, "How many?")
 	for _, want := range []string{
 		"Table orders — 1,234,567 rows, from orders.csv",
 		"region VARCHAR (e.g. north, south)",
@@ -77,7 +78,7 @@ func TestSystemPrompt(t *testing.T) {
 			t.Errorf("prompt mentions %s, which is not offered", absent)
 		}
 	}
-	none := systemPrompt(Schema{}, promptOptions{maxSteps: 15})
+	none := questionTurn(Schema{}, promptOptions{maxSteps: 15}, nil, "How many?")
 	if !strings.Contains(none, "no tables yet") || !strings.Contains(none, "No join paths are known") {
 		t.Errorf("empty-workspace prompt does not say so:\n%s", none)
 	}

@@ -93,7 +93,8 @@ func fit(msgs []llm.Message, first, limit int) ([]llm.Message, int) {
 			if m.Role == llm.User {
 				return trim(m, 1000)
 			}
-			m.ToolCalls = nil
+			// A replayed run's native calls stay: their results follow
+			// them, and a result without its call is refused.
 			return trim(m, 200)
 		},
 		func(i int, m llm.Message) (llm.Message, bool) { // the model's own earlier text in this run

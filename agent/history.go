@@ -18,6 +18,15 @@ type Past struct {
 	Status string
 	Error  string     // why an answer failed or stopped
 	Calls  []PastCall // an answer's finished tool calls, in order
+	// Sent is, for an answer, what its run sent and received after the
+	// system prompt (its Outcome.Transcript): the question's user turn
+	// with the data it needed, the model's steps and tool results, the
+	// answer. When it is set, the answer is complete or asked the user,
+	// and its first message is the user's words before it, History
+	// replays it as it was sent, so that a model server can serve the
+	// conversation from its cache. The caller sets it only when the run
+	// was made by the same model at the same privacy level as the next.
+	Sent []llm.Message
 }
 
 // PastCall is a finished tool call of an earlier answer.
@@ -44,6 +53,39 @@ type HistoryOptions struct {
 	Recent    int // messages shown in detail
 	CallChars int // characters each tool call's arguments and result are cut to
 	MaxTokens int // the history's budget, as estimateMessages counts
+
+	memo renders // one History call's renders of its messages
+}
+
+// renders keeps the renders of one History call's messages (by their place
+// in its slice and the shape), which each compaction would make again.
+type renders map[renderKey]llm.Message
+
+type renderKey struct {
+	p      *Past
+	sh     shape
+	detail bool
+}
+
+// of is p rendered summarized or in detail in shape sh.
+func (r renders) of(p *Past, sh shape, detail bool, n int) llm.Message {
+	if r == nil {
+		if detail {
+			return detailed(*p, n, sh)
+		}
+		return summarized(*p, sh)
+	}
+	k := renderKey{p, sh, detail}
+	m, ok := r[k]
+	if !ok {
+		if detail {
+			m = detailed(*p, n, sh)
+		} else {
+			m = summarized(*p, sh)
+		}
+		r[k] = m
+	}
+	return m
 }
 
 // HistoryBudget is the share of a model's context window (in tokens) the
@@ -58,16 +100,19 @@ func HistoryBudget(contextTokens int) int {
 }
 
 // History builds the History of a follow-up question from the stored
-// messages before it, oldest first. The last o.Recent messages are shown
-// in detail: the user's words as written, each answer with a note of its
-// tool calls (arguments and results cut to o.CallChars) so that "same but
-// for 2023" can reuse the earlier SQL. Older messages are summarized: the
-// user's words kept, each answer cut to its opening and its last query.
-// When the result is over o.MaxTokens it is compacted further, in order:
-// shorter summaries, the older questions as one list, tool results left
-// out, answers cut, and finally the oldest messages dropped (saying how
-// many). Tool calls are written as text, never as native calls, so the
-// history is valid for every provider and survives the run's own
+// messages before it, oldest first, so that each follow-up's prompt
+// starts with the one before it, word for word: a model server then reads
+// only what is new. Each question and its answer are added in turn: as
+// they were sent (Past.Sent) when they can be, else the user's words and
+// the answer with a note of its tool calls (arguments and results cut to
+// o.CallChars) so that "same but for 2023" can reuse the earlier SQL.
+// Nothing already added changes until the history passes o.MaxTokens;
+// then it is compacted to half the budget, keeping the longest prefix it
+// can: the part compacted before stays as it was and only what was added
+// since is compacted (see compact), unless that part has grown past a
+// quarter of the budget, when everything is compacted again. Tool calls
+// outside a replayed run are written as text, never as native calls, so
+// the history is valid for every provider and survives the run's own
 // compaction (fit).
 func History(past []Past, o HistoryOptions) []llm.Message {
 	if o.Recent <= 0 {
@@ -79,23 +124,144 @@ func History(past []Past, o HistoryOptions) []llm.Message {
 	if o.MaxTokens <= 0 {
 		o.MaxTokens = DefaultHistoryTokens
 	}
+	o.memo = renders{}
 	msgs := usable(past)
-	if len(msgs) == 0 {
-		return nil
+	var out []llm.Message
+	// A long conversation is followed from a start that moves by
+	// foldWindow messages at a time, its earlier questions listed before:
+	// the work stays bounded and the prefix changes only when it moves.
+	if start := foldStart(msgs); start > 0 {
+		lead := o
+		lead.MaxTokens = o.MaxTokens / 4
+		out = dropOldest(msgs[:start], nil, lead)
+		o.MaxTokens -= estimateMessages(out)
+		msgs = msgs[start:]
 	}
+	kept, done := len(out), 0 // out[:kept] is the compacted part, msgs[:done] what it holds
+	for lo := 0; lo < len(msgs); {
+		hi := lo + 1
+		if msgs[lo].Role == llm.User && hi < len(msgs) && msgs[hi].Role == llm.Assistant {
+			hi++
+		}
+		out = append(out, asSent(msgs[lo:hi], o)...)
+		lo = hi
+		if estimateMessages(out) <= o.MaxTokens {
+			continue
+		}
+		out = shrink(msgs[:hi], out[:kept:kept], done, o)
+		kept, done = len(out), hi
+	}
+	return out
+}
+
+// foldWindow is how far the start of a long conversation's history moves
+// at a time (see foldStart).
+const foldWindow = 200
+
+// foldStart is where History starts following msgs in full: 0 for up to
+// 2×foldWindow messages, then a multiple of foldWindow that leaves at
+// least foldWindow messages after it, moved to a user message.
+func foldStart(msgs []Past) int {
+	if len(msgs) <= 2*foldWindow {
+		return 0
+	}
+	start := (len(msgs) - foldWindow) / foldWindow * foldWindow
+	for start > 0 && msgs[start].Role != llm.User {
+		start--
+	}
+	return start
+}
+
+// shrink compacts the history of msgs, which went over o.MaxTokens,
+// keeping the longest prefix it can: head (the compaction of msgs[:done]
+// made before) and the rest compacted after it, within three quarters of
+// the budget, while head takes at most half of it; else all of msgs
+// compacted again, to half the budget (to three quarters, or all of it,
+// rather than leave messages out). Whichever way, the last question stays
+// in the user's words when the budget allows.
+func shrink(msgs []Past, head []llm.Message, done int, o HistoryOptions) []llm.Message {
+	half := o.MaxTokens / 2
+	var tries [][]llm.Message
+	if h := estimateMessages(head); len(head) > 0 && h <= half {
+		if tail, dropped := compact(msgs[done:], o, o.MaxTokens*3/4-h); !dropped {
+			tries = append(tries, append(head, tail...))
+		}
+	}
+	for _, budget := range []int{half, o.MaxTokens * 3 / 4} {
+		if out, dropped := compact(msgs, o, budget); !dropped {
+			tries = append(tries, out)
+		}
+	}
+	for _, out := range tries {
+		if keepsLastQuestion(out, msgs) {
+			return out
+		}
+	}
+	out, _ := compact(msgs, o, o.MaxTokens)
+	return out
+}
+
+// keepsLastQuestion reports whether out still holds the last question of
+// msgs in the user's words.
+func keepsLastQuestion(out []llm.Message, msgs []Past) bool {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role != llm.User {
+			continue
+		}
+		for j := len(out) - 1; j >= 0 && j >= len(out)-2; j-- {
+			if out[j].Role == llm.User && out[j].Content == msgs[i].Content {
+				return true
+			}
+		}
+		return false
+	}
+	return true
+}
+
+// asSent is a question and its answer (or a lone message) as History adds
+// them: the run's messages as sent when Past.Sent can be replayed and
+// takes at most a quarter of the budget (a bigger run would have the
+// history compacted at nearly every follow-up), else the user's words and
+// the answer in detail.
+func asSent(unit []Past, o HistoryOptions) []llm.Message {
+	if len(unit) == 2 {
+		a := unit[1]
+		if len(a.Sent) > 0 && (a.Status == "complete" || a.Status == "needs_input") &&
+			a.Sent[0].Role == llm.User && UserWords(a.Sent[0].Content) == unit[0].Content &&
+			estimateMessages(a.Sent) <= o.MaxTokens/4 {
+			return append([]llm.Message(nil), a.Sent...)
+		}
+	}
+	out := make([]llm.Message, 0, len(unit))
+	for _, p := range unit {
+		out = append(out, detailed(p, o.CallChars, shapes[0]))
+	}
+	return out
+}
+
+// compact is msgs within budget tokens: the last o.Recent messages in
+// detail, older ones summarized (the user's words kept, each answer cut
+// to its opening and its last query); when that is over budget, in order:
+// shorter summaries, the older questions as one list, tool results left
+// out, answers cut, and finally the oldest messages dropped (saying how
+// many). It reports whether it had to drop messages.
+func compact(msgs []Past, o HistoryOptions, budget int) (out []llm.Message, dropped bool) {
+	if len(msgs) == 0 {
+		return nil, false
+	}
+	o.MaxTokens = max(budget, 1)
 	split := max(len(msgs)-o.Recent, 0)
 	if split > 0 && msgs[split].Role == llm.Assistant {
 		split-- // keep an answer with its question
 	}
 	older, recent := msgs[:split], msgs[split:]
-	var out []llm.Message
 	for _, sh := range shapes {
 		out = render(older, recent, o, sh)
 		if estimateMessages(out) <= o.MaxTokens {
-			return out
+			return out, false
 		}
 	}
-	return dropOldest(older, recent, o)
+	return dropOldest(older, recent, o), true
 }
 
 // usable leaves out answers still generating and empty messages.
@@ -137,12 +303,12 @@ func render(older, recent []Past, o HistoryOptions, sh shape) []llm.Message {
 			out = append(out, m)
 		}
 	} else {
-		for _, p := range older {
-			out = append(out, summarized(p, sh))
+		for i := range older {
+			out = append(out, o.memo.of(&older[i], sh, false, o.CallChars))
 		}
 	}
-	for _, p := range recent {
-		out = append(out, detailed(p, o.CallChars, sh))
+	for i := range recent {
+		out = append(out, o.memo.of(&recent[i], sh, true, o.CallChars))
 	}
 	return out
 }
@@ -152,14 +318,20 @@ func render(older, recent []Past, o HistoryOptions, sh shape) []llm.Message {
 // fits (the last message always stays, cut if it must be).
 func dropOldest(older, recent []Past, o HistoryOptions) []llm.Message {
 	sh := shapes[len(shapes)-1]
-	for skip := 0; skip <= len(older); skip++ {
-		out := render(nil, recent, o, sh)
+	rest := render(nil, recent, o, sh)
+	with := func(skip int) []llm.Message {
 		if m, ok := questionList(older, skip); ok {
-			out = append([]llm.Message{m}, out...)
+			return append([]llm.Message{m}, rest...)
 		}
-		if estimateMessages(out) <= o.MaxTokens {
-			return out
-		}
+		return rest
+	}
+	// the fewest older questions to leave out (fewer lines, a shorter list)
+	skip := sort.Search(len(older)+1, func(skip int) bool { return estimateMessages(with(skip)) <= o.MaxTokens })
+	if skip <= len(older) {
+		return with(skip)
+	}
+	if len(recent) == 0 {
+		return []llm.Message{omitted(len(older))}
 	}
 	for len(recent) > 1 {
 		recent = recent[1:]

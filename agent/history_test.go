@@ -71,12 +71,26 @@ func TestHistoryCutsToolArgumentsAndResults(t *testing.T) {
 	}
 }
 
+// Within its budget the history shows every turn in detail, so that what
+// was sent for one follow-up is sent again as it was for the next; once
+// over it (compact), the older turns are summarized and the last ten
+// messages stay in detail.
 func TestHistoryKeepsTheLastTenMessagesInDetail(t *testing.T) {
 	var past []Past
 	for i := range 8 {
 		past = append(past, turn(fmt.Sprintf("question %d, in my own words", i), fmt.Sprintf("SELECT %d", i), fmt.Sprintf("Answer %d. More detail follows here.", i))...)
 	}
-	h := History(past, HistoryOptions{MaxTokens: 100_000})
+	whole := History(past, HistoryOptions{MaxTokens: 100_000})
+	if len(whole) != 16 {
+		t.Fatalf("%d messages, want 16", len(whole))
+	}
+	for i, m := range whole {
+		if m.Role == llm.Assistant && !strings.Contains(m.Content, fmt.Sprintf(`sql="SELECT %d"`, i/2)) {
+			t.Errorf("message %d should be in detail within the budget: %q", i, m.Content)
+		}
+	}
+	o := HistoryOptions{Recent: DefaultRecentMessages, CallChars: DefaultCallChars}
+	h, _ := compact(past, o, estimateMessages(whole))
 	if len(h) != 16 {
 		t.Fatalf("%d messages, want 16", len(h))
 	}
@@ -93,10 +107,99 @@ func TestHistoryKeepsTheLastTenMessagesInDetail(t *testing.T) {
 		}
 	}
 	// An odd window starts at a question, never at its answer.
-	h = History(past[1:], HistoryOptions{MaxTokens: 100_000, Recent: 3})
+	o.Recent = 3
+	h, _ = compact(past[1:], o, estimateMessages(whole))
 	if !strings.Contains(h[len(h)-4].Content, "question 6") || !strings.Contains(h[len(h)-3].Content, "[Tools used") {
 		t.Errorf("window: %q / %q", h[len(h)-4].Content, h[len(h)-3].Content)
 	}
+}
+
+// sentTurn is a question and a complete answer whose run is kept as it
+// was sent: the question's user turn with its data, a native call and its
+// result, the answer.
+func sentTurn(i int, result string) []Past {
+	q := fmt.Sprintf("question %d", i)
+	id := fmt.Sprintf("call_%d", i)
+	sent := []llm.Message{
+		{Role: llm.User, Content: dataHeading + " (DuckDB SQL)\nTable t — 1 rows" + questionMark + q},
+		{Role: llm.Assistant, ToolCalls: []llm.ToolCall{{ID: id, Name: "run_sql", Arguments: []byte(`{"sql":"SELECT 1"}`)}}},
+		{Role: llm.Tool, ToolCallID: id, Name: "run_sql", Content: result},
+		{Role: llm.Assistant, Content: fmt.Sprintf("Answer %d.", i)},
+	}
+	return []Past{
+		{Role: llm.User, Content: q},
+		{Role: llm.Assistant, Content: fmt.Sprintf("Answer %d.", i), Status: "complete", Sent: sent,
+			Calls: []PastCall{{Name: "run_sql", Arguments: `{"sql":"SELECT 1"}`, Result: result}}},
+	}
+}
+
+// A run kept as it was sent is replayed as it was sent, native calls
+// and all, and only when it is the answer to the question before it.
+func TestHistoryReplaysWhatWasSent(t *testing.T) {
+	past := sentTurn(1, "[q1] 1 row")
+	h := History(past, HistoryOptions{})
+	if len(h) != 4 || h[0].Content != past[1].Sent[0].Content || len(h[1].ToolCalls) != 1 || h[2].Role != llm.Tool || h[3].Content != "Answer 1." {
+		t.Fatalf("history %+v, want the run as sent", h)
+	}
+	past[0].Content = "another question"
+	if h := History(past, HistoryOptions{}); len(h) != 2 || h[0].Content != "another question" {
+		t.Errorf("a run that is not the answer to the question before it must not be replayed: %+v", h)
+	}
+	failed := sentTurn(2, "x")
+	failed[1].Status = "failed"
+	if h := History(failed, HistoryOptions{}); len(h) != 2 || len(h[1].ToolCalls) != 0 {
+		t.Errorf("a failed run is told in text, not replayed: %+v", h)
+	}
+}
+
+// Each follow-up's history starts with the one before it and the turn
+// that followed, word for word, except when it had to be compacted: then
+// it keeps what was compacted before. Over a long conversation most
+// follow-ups are served from the prefix a model server has cached.
+func TestHistoryKeepsThePrefixAlreadySent(t *testing.T) {
+	var past []Past
+	for i := range 60 {
+		past = append(past, sentTurn(i, strings.Repeat(fmt.Sprintf("row %d ", i), 40))...)
+	}
+	const budget = 3_000
+	extended, compacted, kept := 0, 0, 0
+	prev := History(nil, HistoryOptions{MaxTokens: budget})
+	for n := 2; n <= len(past); n += 2 {
+		h := History(past[:n], HistoryOptions{MaxTokens: budget})
+		if est := estimateMessages(h); est > budget {
+			t.Fatalf("%d messages: %d tokens over the budget %d", n, est, budget)
+		}
+		if isPrefix(prev, h) {
+			extended++
+		} else {
+			compacted++
+			if len(prev) > 0 && len(h) > 0 && h[0].Content == prev[0].Content {
+				kept++
+			}
+		}
+		prev = h
+	}
+	t.Logf("%d follow-ups extend the history, %d compacted (%d keeping its start)", extended, compacted, kept)
+	if share := float64(extended) / float64(extended+compacted); share < 0.8 {
+		t.Errorf("%d of %d follow-ups extend the history sent before (%.2f), want >= 0.8", extended, extended+compacted, share)
+	}
+	if compacted == 0 || kept == 0 {
+		t.Errorf("%d compactions, %d of them keeping the start of what was compacted before; want some of both", compacted, kept)
+	}
+}
+
+// isPrefix reports whether every message of a is the message at the same
+// place in b.
+func isPrefix(a, b []llm.Message) bool {
+	if len(a) > len(b) {
+		return false
+	}
+	for i := range a {
+		if fmt.Sprint(a[i]) != fmt.Sprint(b[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 func TestHistoryStatuses(t *testing.T) {

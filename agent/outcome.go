@@ -70,8 +70,8 @@ type Meta struct {
 	PromptTokens     int        `json:"prompt_tokens"`
 	CompletionTokens int        `json:"completion_tokens"`
 	DurationMS       float64    `json:"duration_ms"`
-	PromptChars      int        `json:"prompt_chars"`           // system prompt size
-	PromptTokensEst  int        `json:"prompt_tokens_estimate"` // system prompt, estimated
+	PromptChars      int        `json:"prompt_chars"`           // system prompt and the question's user turn
+	PromptTokensEst  int        `json:"prompt_tokens_estimate"` // the same, estimated
 	StepTimes        []StepTime `json:"step_times,omitempty"`
 	ToolTimes        []ToolTime `json:"tool_times,omitempty"`
 	Model            string     `json:"model,omitempty"`

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/loupeapp/loupe/agent/llm"
 	"github.com/loupeapp/loupe/tools"
 )
 
@@ -68,7 +69,12 @@ type promptOptions struct {
 	tools    catalog
 }
 
-// systemPrompt builds the system prompt.
+// systemPrompt builds the system prompt: the instructions, the dialect's
+// SQL tips and the tools' guidance, and nothing that depends on the
+// question, so that it is the same for every question of a conversation
+// and a model server can serve it, and the history after it, from its
+// cache. What each question needs (its tables, join paths and verified
+// queries) is in its own user turn (questionTurn).
 func systemPrompt(s Schema, o promptOptions) string {
 	var b strings.Builder
 	dialect := s.Dialect
@@ -78,45 +84,7 @@ func systemPrompt(s Schema, o promptOptions) string {
 	b.WriteString("You are Loupe, a careful data analyst. You answer questions about the user's data by exploring it with your tools: you inspect tables, run read-only SQL, profile columns, draw charts and check findings. Every number you state must come from a tool result in this conversation; never answer from general knowledge or guess.\n\n")
 
 	fmt.Fprintf(&b, "## Data (%s SQL)\n", dialect)
-	if s.Where != "" {
-		fmt.Fprintf(&b, "The tables are in %s; your queries run there, read-only.\n", s.Where)
-	}
-	if len(s.Tables) == 0 {
-		b.WriteString("The workspace has no tables yet. Tell the user to open a data file (CSV, Excel, Parquet, JSON, SQLite or DuckDB) first.\n")
-	}
-	for _, t := range s.Tables {
-		writeTable(&b, t)
-	}
-	if s.Others > 0 {
-		fmt.Fprintf(&b, "%d more table(s) exist", s.Others)
-		if list := o.tools.nameOf(listsTables); list != "" {
-			fmt.Fprintf(&b, "; call %s to see them", list)
-		}
-		b.WriteString(".\n")
-	}
-
-	b.WriteString("\n## Join paths\n")
-	if len(s.JoinPaths) == 0 {
-		b.WriteString("No join paths are known between these tables. Do not join tables: if a question needs a relationship the data does not show, say that the data does not link them.\n")
-	} else {
-		b.WriteString("Only these joins are valid; tables with no path here cannot be joined:\n")
-		for _, j := range s.JoinPaths {
-			how := "inferred"
-			if j.Declared {
-				how = "declared key"
-			} else if j.Confidence > 0 {
-				how = fmt.Sprintf("inferred, confidence %.0f%%", j.Confidence*100)
-			}
-			fmt.Fprintf(&b, "- %s.%s = %s.%s (%s)\n", j.From, j.FromColumn, j.To, j.ToColumn, how)
-		}
-	}
-
-	if len(s.Examples) > 0 {
-		b.WriteString("\n## Verified queries\nThe user confirmed the answers these queries gave to questions like this one. Prefer them: adapt the closest (its filters, grouping, columns) when it fits, and check it still answers the question.\n")
-		for _, e := range s.Examples {
-			fmt.Fprintf(&b, "- Question: %q\n  SQL: %s\n", oneLine(e.Question), strings.Join(strings.Fields(e.SQL), " "))
-		}
-	}
+	b.WriteString("Each question of the user comes with the data it needs, before the question itself: the tables retrieved for it (a table described earlier in the conversation is named, not described again, and still holds), the only valid join paths between them and, when there are any, verified queries like it.\n")
 
 	b.WriteString("\n## SQL tips (" + dialect + ")\n")
 	b.WriteString("- One SELECT (or WITH … SELECT) per call, no semicolon. Nothing can be written.\n")
@@ -156,6 +124,104 @@ Findings:
 Tool results are labelled with references such as [q1] (a query) or [c1] (a chart); cite the ones that support each finding. Keep it brief: the user can ask for a full report later.
 `)
 	return b.String()
+}
+
+// questionMark separates a user turn's data from the user's words.
+const questionMark = "\n\n## Question\n"
+
+// questionTurn is the user turn of a question: the data it needs (the
+// tables retrieved for it, its join paths, verified queries like it), then
+// the user's words. A table whose description already appears, word for
+// word, in an earlier user turn of history is named instead of described
+// again: the model has read it, and the turn stays short.
+func questionTurn(s Schema, o promptOptions, history []llm.Message, question string) string {
+	return questionContext(s, o, history) + questionMark + question
+}
+
+// UserWords is the user's words of a user turn the agent wrote (the
+// question without the data before it); another message's content is
+// returned as it is.
+func UserWords(content string) string {
+	if !strings.HasPrefix(content, dataHeading) {
+		return content
+	}
+	if _, q, ok := strings.Cut(content, questionMark); ok {
+		return q
+	}
+	return content
+}
+
+// dataHeading opens a question's user turn.
+const dataHeading = "## Data for this question"
+
+// questionContext is the data section of a question's user turn.
+func questionContext(s Schema, o promptOptions, history []llm.Message) string {
+	var b strings.Builder
+	dialect := s.Dialect
+	if dialect == "" {
+		dialect = "DuckDB"
+	}
+	fmt.Fprintf(&b, "%s (%s SQL)\n", dataHeading, dialect)
+	if s.Where != "" {
+		fmt.Fprintf(&b, "The tables are in %s; your queries run there, read-only.\n", s.Where)
+	}
+	if len(s.Tables) == 0 {
+		b.WriteString("The workspace has no tables yet. Tell the user to open a data file (CSV, Excel, Parquet, JSON, SQLite or DuckDB) first.\n")
+	}
+	var known []string
+	for _, t := range s.Tables {
+		var tb strings.Builder
+		writeTable(&tb, t)
+		if describedIn(history, tb.String()) {
+			known = append(known, t.Name)
+			continue
+		}
+		b.WriteString(tb.String())
+	}
+	if len(known) > 0 {
+		fmt.Fprintf(&b, "\nAs described earlier in this conversation: %s.\n", strings.Join(known, ", "))
+	}
+	if s.Others > 0 {
+		fmt.Fprintf(&b, "%d more table(s) exist", s.Others)
+		if list := o.tools.nameOf(listsTables); list != "" {
+			fmt.Fprintf(&b, "; call %s to see them", list)
+		}
+		b.WriteString(".\n")
+	}
+
+	b.WriteString("\n## Join paths\n")
+	if len(s.JoinPaths) == 0 {
+		b.WriteString("No join paths are known between these tables. Do not join tables: if a question needs a relationship the data does not show, say that the data does not link them.\n")
+	} else {
+		b.WriteString("Only these joins are valid; tables with no path here cannot be joined:\n")
+		for _, j := range s.JoinPaths {
+			how := "inferred"
+			if j.Declared {
+				how = "declared key"
+			} else if j.Confidence > 0 {
+				how = fmt.Sprintf("inferred, confidence %.0f%%", j.Confidence*100)
+			}
+			fmt.Fprintf(&b, "- %s.%s = %s.%s (%s)\n", j.From, j.FromColumn, j.To, j.ToColumn, how)
+		}
+	}
+
+	if len(s.Examples) > 0 {
+		b.WriteString("\n## Verified queries\nThe user confirmed the answers these queries gave to questions like this one. Prefer them: adapt the closest (its filters, grouping, columns) when it fits, and check it still answers the question.\n")
+		for _, e := range s.Examples {
+			fmt.Fprintf(&b, "- Question: %q\n  SQL: %s\n", oneLine(e.Question), strings.Join(strings.Fields(e.SQL), " "))
+		}
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// describedIn reports whether block appears in a user turn of history.
+func describedIn(history []llm.Message, block string) bool {
+	for _, m := range history {
+		if m.Role == llm.User && strings.HasPrefix(m.Content, dataHeading) && strings.Contains(m.Content, block) {
+			return true
+		}
+	}
+	return false
 }
 
 func writeTable(b *strings.Builder, t Table) {
@@ -206,8 +272,10 @@ func estimateTokens(s string) int {
 	return (len(s) + 3) / 4
 }
 
-// PromptTokens estimates the system prompt's size in tokens for schema
-// with tools on offer, the way a run measures it.
+// PromptTokens estimates the size in tokens of what a question sends
+// before any history, for schema with tools on offer, the way a run
+// measures it: the system prompt and the question's data.
 func PromptTokens(schema Schema, set *tools.Set, maxSteps int) int {
-	return estimateTokens(systemPrompt(schema, promptOptions{maxSteps: maxSteps, tools: newCatalog(set.Specs())}))
+	o := promptOptions{maxSteps: maxSteps, tools: newCatalog(set.Specs())}
+	return estimateTokens(systemPrompt(schema, o) + questionContext(schema, o, nil))
 }

@@ -2,14 +2,16 @@ package agent
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/loupeapp/loupe/agent/refs"
 	"strings"
 	"time"
 
 	"github.com/loupeapp/loupe/agent/evidence"
 	"github.com/loupeapp/loupe/agent/llm"
+	"github.com/loupeapp/loupe/agent/refs"
 	"github.com/loupeapp/loupe/tools"
 )
 
@@ -132,23 +134,27 @@ func (r *run) loop(parent context.Context) *Outcome {
 	return r.finish(Limit, fmt.Sprintf("stopped after %d steps", max))
 }
 
-// prepare builds the system prompt and the messages of the first step.
+// prepare builds the messages of the first step: the system prompt (the
+// same for every question of a conversation), the history as the caller
+// replays it, and the question's user turn with the data it needs.
 func (r *run) prepare() {
 	schema := r.in.Schema
 	r.meta.SchemaOnly = r.a.cfg.SchemaOnly
 	if r.a.cfg.SchemaOnly {
 		schema = withoutValues(schema)
 	}
-	sys := systemPrompt(schema, promptOptions{maxSteps: r.a.cfg.MaxSteps, tools: r.reader.cat})
+	o := promptOptions{maxSteps: r.a.cfg.MaxSteps, tools: r.reader.cat}
+	sys := systemPrompt(schema, o)
 	if r.a.cfg.SchemaOnly {
 		sys += schemaRules
 	}
-	r.meta.PromptChars = len(sys)
-	r.meta.PromptTokensEst = estimateTokens(sys)
+	turn := questionTurn(schema, o, r.in.History, r.in.Question)
+	r.meta.PromptChars = len(sys) + len(turn)
+	r.meta.PromptTokensEst = estimateTokens(sys) + estimateTokens(turn)
 	r.msgs = append(r.msgs, llm.Message{Role: llm.System, Content: sys})
 	r.msgs = append(r.msgs, r.in.History...)
 	r.runStart = len(r.msgs)
-	r.msgs = append(r.msgs, llm.Message{Role: llm.User, Content: r.in.Question})
+	r.msgs = append(r.msgs, llm.Message{Role: llm.User, Content: turn})
 }
 
 // think is one model call, streamed to the sink. On the last step the
@@ -163,7 +169,7 @@ func (r *run) think(ctx context.Context, last bool) (llm.Response, error) {
 	}
 	msgs, n := fit(msgs, r.runStart, r.limit)
 	r.meta.Compacted += n
-	req := llm.Request{Model: r.a.cfg.Model, Messages: msgs, Tools: r.specs, Temperature: r.a.cfg.Temperature}
+	req := llm.Request{Model: r.a.cfg.Model, Messages: msgs, Tools: r.specs, Temperature: r.a.cfg.Temperature, CacheKey: r.cacheKey()}
 	if r.textMode {
 		req.Tools, req.Messages = nil, textProtocol(msgs, r.specs)
 	}
@@ -191,6 +197,18 @@ func (r *run) think(ctx context.Context, last bool) (llm.Response, error) {
 	r.meta.Usage = append(r.meta.Usage, u)
 	r.emit(Event{Type: UsageReported, Usage: &u})
 	return resp, nil
+}
+
+// cacheKey names the run's conversation (its run when it has none) for a
+// server's prompt cache: a digest of the id, the same for every request of
+// the conversation and telling nothing of it.
+func (r *run) cacheKey() string {
+	id := r.in.ChatID
+	if id == "" {
+		id = r.in.RunID
+	}
+	sum := sha256.Sum256([]byte("loupe prompt cache " + id))
+	return "loupe-" + hex.EncodeToString(sum[:12])
 }
 
 // stopped ends a run that an error interrupted: a cancel, the time limit,

@@ -104,7 +104,7 @@ func TestUndescribedTablesNameTheListingTool(t *testing.T) {
 		{"only ask_user", []tools.Spec{askuser.New().Spec()}, "3 more table(s) exist.\n"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			p := systemPrompt(Schema{Others: 3}, promptOptions{maxSteps: 15, tools: newCatalog(c.specs)})
+			p := questionTurn(Schema{Others: 3}, promptOptions{maxSteps: 15, tools: newCatalog(c.specs)}, nil, "q")
 			if !strings.Contains(p, c.want) {
 				t.Errorf("prompt lacks %q:\n%s", c.want, p)
 			}

@@ -187,7 +187,7 @@ func TestAnAnswerLeftByACrashIsInterruptedAndRetryable(t *testing.T) {
 // Two conversations answer at once; each stores its own answer.
 func TestConcurrentRunsInTwoChats(t *testing.T) {
 	e := newEnv(t, setup{respond: func(r fake.Request) fake.Turn {
-		q := r.Messages[len(r.Messages)-1].Content
+		q := agent.UserWords(r.Messages[len(r.Messages)-1].Content)
 		return fake.Turn{Content: "Answer to: " + q, Chunks: 20, ChunkDelay: 3 * time.Millisecond}
 	}})
 	e.load(t)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/loupeapp/loupe/agent"
+	"github.com/loupeapp/loupe/agent/agenttest"
 	"github.com/loupeapp/loupe/agent/llm/fake"
 	"github.com/loupeapp/loupe/app"
 	"github.com/loupeapp/loupe/data/catalog"
@@ -63,7 +64,7 @@ func TestSetConnectionNote(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.answered(t, chat.ID, "Which audio codec containers are most common?")
-	sys := e.srv.Requests()[0].Messages[0].Content
+	sys := agenttest.Prompt(e.srv.Requests()[0])
 	for _, want := range []string{"MediaType", codecNote, "Name NVARCHAR(120) — codec, e.g. MPEG audio file"} {
 		if !strings.Contains(sys, want) {
 			t.Errorf("system prompt lacks %q:\n%s", want, sys)
@@ -143,7 +144,7 @@ func TestConnectionNoteFromOutside(t *testing.T) {
 	ask := func(i int) string {
 		t.Helper()
 		e.answered(t, chat.ID, "Which audio codec containers are most common?")
-		return e.srv.Requests()[i].Messages[0].Content
+		return agenttest.Prompt(e.srv.Requests()[i])
 	}
 	if sys := ask(0); strings.Contains(sys, codecNote) {
 		t.Fatalf("the note is in the prompt before it was written:\n%s", sys)

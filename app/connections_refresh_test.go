@@ -11,6 +11,7 @@ import (
 
 	_ "modernc.org/sqlite" // to change the copied Chinook file between imports
 
+	"github.com/loupeapp/loupe/agent/agenttest"
 	"github.com/loupeapp/loupe/agent/llm/fake"
 	"github.com/loupeapp/loupe/app"
 )
@@ -153,7 +154,7 @@ func TestARenamedConnectionKeepsItsChatsAndImports(t *testing.T) {
 	if len(results) != 1 || !strings.Contains(results[0].Content, "1297") {
 		t.Fatalf("the question should run on the renamed connection's file:\n%v", results)
 	}
-	if sys := e.srv.Requests()[0].Messages[0].Content; !strings.Contains(sys, "connection tunes") {
+	if sys := agenttest.Prompt(e.srv.Requests()[0]); !strings.Contains(sys, "connection tunes") {
 		t.Errorf("system prompt does not name the connection tunes")
 	}
 	got, err := e.app.GetChat(chat.ID)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/loupeapp/loupe/agent"
+	"github.com/loupeapp/loupe/agent/agenttest"
 	"github.com/loupeapp/loupe/agent/llm/fake"
 	"github.com/loupeapp/loupe/app"
 	"github.com/loupeapp/loupe/data/remote/remotetest"
@@ -257,7 +258,7 @@ func TestAskInAConnectionChatRunsOnTheDatabase(t *testing.T) {
 	if len(results) != 1 || !strings.Contains(results[0].Content, "Rock") || !strings.Contains(results[0].Content, "1297") {
 		t.Fatalf("the join should run on the file:\n%v", results)
 	}
-	sys := e.srv.Requests()[0].Messages[0].Content
+	sys := agenttest.Prompt(e.srv.Requests()[0])
 	for _, want := range []string{"SQLite", "connection music", "Track.GenreId = Genre.GenreId"} {
 		if !strings.Contains(sys, want) {
 			t.Errorf("system prompt lacks %q", want)

@@ -93,10 +93,13 @@ var dtoFixtures = map[string]any{
 	"ChatHit":        app.ChatHit{},
 	"Snippet":        app.Snippet{},
 	// Report
-	"ReportChart":  app.ReportChart{},
-	"Report":       app.Report{},
-	"ReportNotice": app.ReportNotice{},
-	"ReportDelta":  app.ReportDelta{},
+	"ReportChart":    app.ReportChart{},
+	"Report":         app.Report{},
+	"ReportNotice":   app.ReportNotice{},
+	"ReportDelta":    app.ReportDelta{},
+	"ReportVersion":  app.ReportVersion{},
+	"ReportDiff":     app.ReportDiff{},
+	"ReportDiffLine": app.ReportDiffLine{},
 	// Settings, status, models, sandbox
 	"Settings":        app.Settings{},
 	"SettingsUpdate":  app.SettingsUpdate{},

@@ -86,7 +86,7 @@ func TestRetryAnswersAnInterruptedQuestionAgain(t *testing.T) {
 		t.Fatal("the model was not asked")
 	}
 	last := reqs[0].Messages[len(reqs[0].Messages)-1]
-	if last.Content != question {
+	if agent.UserWords(last.Content) != question {
 		t.Errorf("the model was asked %q", last.Content)
 	}
 	after, err := e.app.GetChat(chat)

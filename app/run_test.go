@@ -202,16 +202,18 @@ func TestClarificationThenFollowUpCarriesHistory(t *testing.T) {
 		t.Fatalf("%d model calls, want 3", len(reqs))
 	}
 	// The follow-up's first call shows the model the whole conversation:
-	// the question, the agent's clarifying question (with the ask_user
-	// call noted), and the answer to it.
+	// the question, the agent's clarifying question (the ask_user call, as
+	// it was sent), and the answer to it.
 	var users []string
 	asked := false
 	for _, m := range reqs[1].Messages {
 		if m.Role == llm.User {
-			users = append(users, m.Content)
+			users = append(users, agent.UserWords(m.Content))
 		}
-		if m.Role == llm.Assistant && strings.Contains(m.Content, "ask_user") && strings.Contains(m.Content, "[I asked the user:]\nOrders of which status?") {
-			asked = true
+		for _, c := range m.ToolCalls {
+			if m.Role == llm.Assistant && c.Name == "ask_user" && strings.Contains(string(c.Arguments), "Orders of which status?") {
+				asked = true
+			}
 		}
 	}
 	if len(users) != 2 || users[0] != "How many orders?" || users[1] != "shipped" || !asked {

@@ -65,6 +65,9 @@ go test ./data/index ./app/retrieve -run '^$' -bench 'Index10k|RetrievalDefog|Re
 echo "== prompt cache: share of each request that is a verbatim prefix of the one before, within a run and for a follow-up (goal >= 0.9 both)"
 go test ./app/assemble -run '^$' -bench 'PromptPrefix' -benchtime 1x -count 1 | tee -a "$out" |
   awk '/^Benchmark/ { n = $1; sub(/-[0-9]+$/, "", n); l = n ":"; for (i = 3; i < NF; i += 2) if ($(i + 1) ~ /prefix/) l = l " " $(i + 1) " " $i; print l }' | tee -a .cache/bench/summary.txt
+echo "== what an answer costs: the eval sample, scripted zero-latency model on the Ollama wire; prompt tokens per answer (tools included, ~4 characters a token) and how many begin with the request before (a prompt cache's), completion tokens, steps, Loupe's own time"
+go test ./app/eval -run '^$' -bench 'AnswerCost' -benchtime 1x -count 1 | tee -a "$out" |
+  awk '/^Benchmark/ { n = $1; sub(/-[0-9]+$/, "", n); l = n ":"; for (i = 3; i < NF; i += 2) if ($(i + 1) ~ /answer/) l = l " " $(i + 1) " " $i; print l }' | tee -a .cache/bench/summary.txt
 echo "== conversations (targets: 1,000 messages open in <= 100 ms; 1,000 conversations list in <= 50 ms)"
 go test ./data/store ./app -run '^$' -bench 'OpenConversation1000|ListConversations1000|GetChat1000' -benchtime 20x -count 1 | tee -a "$out" |
   awk '/^Benchmark/ { name = $1; sub(/-[0-9]+$/, "", name); printf "%s: %.1f ms\n", name, $3 / 1e6 }' | tee -a .cache/bench/summary.txt

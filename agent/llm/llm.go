@@ -65,6 +65,11 @@ type Request struct {
 	// Format, when set, is a JSON Schema the reply must follow (Ollama
 	// "format", OpenAI "response_format" json_schema).
 	Format json.RawMessage `json:"format,omitempty"`
+	// CacheKey names the conversation the request belongs to, for a
+	// server that routes requests to its prompt cache by key (OpenAI's
+	// prompt_cache_key): the same for every request of a conversation,
+	// derived from no user data. Empty sends none.
+	CacheKey string `json:"cache_key,omitempty"`
 }
 
 // Delta is a piece of a streamed reply.

@@ -32,6 +32,10 @@ type Report struct {
 	// --version`), said in the footer; empty in reports written before it
 	// was recorded, which have no footer.
 	Version string `json:"version,omitempty"`
+	// Refresh is set on a refreshed version: its queries were run again
+	// and its charts redrawn on the data of Created, the text kept from
+	// Refresh.Written; the markdown opens with "What changed".
+	Refresh *Refresh `json:"refresh,omitempty"`
 }
 
 // maxTableRows caps a result table in the body; the appendix has the SQL.
@@ -52,6 +56,7 @@ func (r *Report) markdown(chart func(ch *Chart, fig int) string) string {
 	fmt.Fprintf(&b, "# %s\n\n", escapeInline(r.Title))
 	b.WriteString(r.provenance())
 	b.WriteString("\n\n")
+	b.WriteString(r.whatChanged())
 	figs, tabs := 0, 0
 	for _, l := range strings.Split(strings.TrimRight(r.Body, "\n"), "\n") {
 		kind, ref, ok := parseBlock(l)
@@ -107,8 +112,14 @@ func (r *Report) provenance() string {
 	} else {
 		parts = append(parts, "Written by Loupe")
 	}
+	if r.Refresh != nil && !r.Refresh.Written.IsZero() {
+		parts[0] = "Written by Loupe on " + r.Refresh.Written.Format("2 January 2006")
+	}
 	if r.Model != "" {
 		parts[0] += " with " + escapeInline(r.Model)
+	}
+	if r.Refresh != nil && !r.Created.IsZero() {
+		parts = append(parts, "refreshed on "+r.Created.Format("2 January 2006 15:04"))
 	}
 	qs := append([]string{r.Exploration.Question}, r.Exploration.FollowUps...)
 	for i, q := range qs {
@@ -151,6 +162,10 @@ func mdTable(q *Query, n int) string {
 		label += escapeInline(oneLine(q.Purpose)) + " "
 	}
 	label += "(" + q.Ref + ")"
+	if q.Error != "" {
+		fmt.Fprintf(&b, "*%s: the query failed: %s.*\n", label, escapeInline(oneLine(q.Error)))
+		return b.String()
+	}
 	if len(q.Columns) == 0 || q.Rows == 0 || len(q.Preview) == 0 {
 		fmt.Fprintf(&b, "*%s: the query returned no rows.*\n", label)
 		return b.String()
@@ -254,7 +269,11 @@ func (r *Report) numbersChecked() string {
 		}
 		parts[i] = fmt.Sprintf("%s (%s)", escapeInline(n.Text), src)
 	}
-	return "\n### Numbers checked\n\nEach number of the answer, checked against the results above: " + strings.Join(parts, ", ") + ".\n"
+	against := "the results above"
+	if r.Refresh != nil {
+		against = "the results when the answer was given (the section “What changed” lists what moved since)"
+	}
+	return "\n### Numbers checked\n\nEach number of the answer, checked against " + against + ": " + strings.Join(parts, ", ") + ".\n"
 }
 
 func normSQL(s string) string { return strings.Join(strings.Fields(s), " ") }

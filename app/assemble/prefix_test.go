@@ -2,12 +2,11 @@ package assemble_test
 
 import (
 	"context"
-	"encoding/json"
 	"math"
-	"strings"
 	"testing"
 
 	"github.com/loupeapp/loupe/agent"
+	"github.com/loupeapp/loupe/agent/agenttest"
 	"github.com/loupeapp/loupe/agent/llm"
 	"github.com/loupeapp/loupe/agent/llm/fake"
 	"github.com/loupeapp/loupe/agent/llm/provider"
@@ -22,7 +21,8 @@ import (
 // serve from its cache instead of reading again — on the fake server's
 // request log: a question answered in three steps, then a follow-up in the
 // same conversation, each with the schema retrieved for it and the
-// follow-up's history built by agent.History, as a session does. It reports the mean share within the runs (each request
+// follow-up's history built by agent.History from the first run's
+// transcript, as a session does. It reports the mean share within the runs (each request
 // after a run's first, against the one before it) and the follow-up's
 // first request against the last request of the question before it.
 // Goal: ≥ 0.9 for both.
@@ -31,7 +31,7 @@ func BenchmarkPromptPrefix(b *testing.B) {
 		b.Run(wire, func(b *testing.B) {
 			ws := tooltest.Workspace(b)
 			srv := fake.Start(b, fake.Options{Respond: func(r fake.Request) fake.Turn {
-				if toolResultsSinceUser(r.Messages) < 2 {
+				if agenttest.ToolResultsSinceQuestion(r) < 2 {
 					return fake.Calls(call("run_sql", map[string]any{"sql": "SELECT count(*) FROM orders"}))
 				}
 				return fake.Text("There are 40 orders.\n\nFindings:\n- 40 orders [q1]")
@@ -81,22 +81,11 @@ func BenchmarkPromptPrefix(b *testing.B) {
 	}
 }
 
-// toolResultsSinceUser counts the tool results after the last user
-// message: the steps the current run has taken.
-func toolResultsSinceUser(msgs []llm.Message) int {
-	n := 0
-	for i := len(msgs) - 1; i >= 0 && msgs[i].Role != llm.User; i-- {
-		if msgs[i].Role == llm.Tool {
-			n++
-		}
-	}
-	return n
-}
-
 // pastAnswer is a finished run's answer as a session stores it for the
-// history: its text and its tool calls with their results.
+// history: its text, its tool calls with their results, and what the run
+// sent.
 func pastAnswer(out *agent.Outcome) agent.Past {
-	p := agent.Past{Role: llm.Assistant, Content: out.Answer, Status: "complete"}
+	p := agent.Past{Role: llm.Assistant, Content: out.Answer, Status: "complete", Sent: out.Transcript}
 	results := map[string]string{}
 	for _, m := range out.Transcript {
 		if m.Role == llm.Tool {
@@ -133,39 +122,9 @@ func prefixShares(reqs []fake.Request, split int) (within, followUp float64) {
 	return within, followUp
 }
 
-// promptText is a request as a chat template lays it out for the model:
-// the system message, the tools (Qwen's and Llama's templates put them at
-// the end of the system turn), then each other message's role, content
-// and tool calls.
-func promptText(r fake.Request) string {
-	var b strings.Builder
-	msgs := r.Messages
-	if len(msgs) > 0 && msgs[0].Role == llm.System {
-		b.WriteString(string(llm.System) + "\x00" + msgs[0].Content)
-		msgs = msgs[1:]
-	}
-	tools, _ := json.Marshal(r.Tools) // plain data: cannot fail
-	b.Write(tools)
-	for _, m := range msgs {
-		b.WriteString("\x00" + string(m.Role) + "\x00" + m.Content)
-		for _, c := range m.ToolCalls {
-			b.WriteString("\x00" + c.Name + "\x00" + string(c.Arguments))
-		}
-	}
-	return b.String()
-}
+func promptText(r fake.Request) string { return agenttest.PromptText(r) }
 
-// share is the length of the common prefix of prev and cur over cur's.
-func share(prev, cur string) float64 {
-	if len(cur) == 0 {
-		return 0
-	}
-	i := 0
-	for i < len(prev) && i < len(cur) && prev[i] == cur[i] {
-		i++
-	}
-	return float64(i) / float64(len(cur))
-}
+func share(prev, cur string) float64 { return agenttest.Share(prev, cur) }
 
 // TestPromptPrefixShares checks the measure on a hand-made log: a run of
 // two requests, then a follow-up whose system prompt differs.

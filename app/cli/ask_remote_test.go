@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/loupeapp/loupe/agent/agenttest"
 	"github.com/loupeapp/loupe/agent/llm/fake"
 	"github.com/loupeapp/loupe/data/remote"
 	"github.com/loupeapp/loupe/data/remote/remotetest"
@@ -66,7 +67,7 @@ func TestAskConnection(t *testing.T) {
 			if len(res) != 1 || !strings.Contains(res[0].Content, "Rock") || !strings.Contains(res[0].Content, "1297") {
 				t.Errorf("the join should run on the server and show Rock with 1297 tracks:\n%v", res)
 			}
-			sys := srv.Requests()[0].Messages[0].Content
+			sys := agenttest.Prompt(srv.Requests()[0])
 			for _, want := range []string{"## Data (" + c.dialect + " SQL)", "your queries run there", c.join} {
 				if !strings.Contains(sys, want) {
 					t.Errorf("system prompt lacks %q:\n%s", want, sys)
@@ -176,7 +177,7 @@ func TestAskConnectionWide(t *testing.T) {
 		t.Fatalf("exit %d: %s\n%s", code, errs, out)
 	}
 	reqs := srv.Requests()
-	sys := reqs[0].Messages[0].Content
+	sys := agenttest.Prompt(reqs[0])
 	for _, want := range []string{"sales.cx_attrition_scores", "probability of cancellation", "more table(s) exist"} {
 		if !strings.Contains(sys, want) {
 			t.Errorf("system prompt lacks %q:\n%s", want, sys)

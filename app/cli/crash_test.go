@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/loupeapp/loupe/agent"
 	"github.com/loupeapp/loupe/agent/llm"
 	"github.com/loupeapp/loupe/agent/llm/fake"
 	"github.com/loupeapp/loupe/data/store"
@@ -172,7 +173,7 @@ func killAsk(t *testing.T, bin string) {
 			return fake.Turn{Content: slowAnswer, Chunks: 40, ChunkDelay: 150 * time.Millisecond}
 		case last.Role == llm.Tool:
 			return fake.Text(slowAnswer)
-		case last.Content == "Which region sells most?":
+		case agent.UserWords(last.Content) == "Which region sells most?":
 			return fake.Calls(fake.Call{Name: "run_sql", Args: `{"sql":"` + askSQL + `"}`})
 		}
 		return fake.Text("What is in the table: regions and amounts.")

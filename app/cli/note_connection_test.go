@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/loupeapp/loupe/agent/agenttest"
 	"github.com/loupeapp/loupe/agent/llm/fake"
 	"github.com/loupeapp/loupe/data/catalog"
 	"github.com/loupeapp/loupe/data/remote"
@@ -41,7 +42,7 @@ func TestNoteConnection(t *testing.T) {
 		"Which audio codec containers are most common?"); code != ExitOK {
 		t.Fatalf("ask: exit %d: %s\n%s", code, errs, out)
 	}
-	sys := srv.Requests()[0].Messages[0].Content
+	sys := agenttest.Prompt(srv.Requests()[0])
 	for _, want := range []string{note, "Name NVARCHAR(120) — codec, e.g. MPEG audio file"} {
 		if !strings.Contains(sys, want) {
 			t.Errorf("system prompt lacks %q:\n%s", want, sys)

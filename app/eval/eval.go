@@ -47,11 +47,15 @@ type Result struct {
 	SQL      string `json:"sql,omitempty"` // the agent's final query
 	// Answer is the answer as the user reads it (at the schema privacy
 	// level, with its value references filled in).
-	Answer    string  `json:"answer,omitempty"`
-	Steps     int     `json:"steps"`
-	ToolCalls int     `json:"tool_calls"`
-	Tokens    int     `json:"tokens"`
-	Seconds   float64 `json:"seconds"`
+	Answer    string `json:"answer,omitempty"`
+	Steps     int    `json:"steps"`
+	ToolCalls int    `json:"tool_calls"`
+	Tokens    int    `json:"tokens"`
+	// PromptTokens and CompletionTokens split Tokens, as the model
+	// server reported them.
+	PromptTokens     int     `json:"prompt_tokens"`
+	CompletionTokens int     `json:"completion_tokens"`
+	Seconds          float64 `json:"seconds"`
 }
 
 // Summary sums up a run.
@@ -101,7 +105,8 @@ func ask(ctx context.Context, env *Env, q Question) Result {
 	start := time.Now()
 	out := env.Agent.Run(ctx, agent.Input{RunID: "eval_" + q.ID, Question: q.Question, Schema: env.Schema}, agent.Discard)
 	r := Result{ID: q.ID, Question: q.Question, Steps: out.Meta.Steps, ToolCalls: out.Meta.ToolCalls,
-		Tokens: out.Meta.PromptTokens + out.Meta.CompletionTokens, Seconds: time.Since(start).Seconds(), SQL: finalQuery(out), Answer: out.Answer}
+		Tokens: out.Meta.PromptTokens + out.Meta.CompletionTokens, PromptTokens: out.Meta.PromptTokens,
+		CompletionTokens: out.Meta.CompletionTokens, Seconds: time.Since(start).Seconds(), SQL: finalQuery(out), Answer: out.Answer}
 	fail := func(kind, detail string) Result {
 		r.Failure, r.Detail = kind, detail
 		return r

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/loupeapp/loupe/agent/agenttest"
 	"github.com/loupeapp/loupe/agent/llm/fake"
 	"github.com/loupeapp/loupe/agent/llm/provider"
 	"github.com/loupeapp/loupe/app/assemble"
@@ -20,21 +21,14 @@ import (
 
 // scriptedModel answers each sample question: right runs the gold query
 // and answers; wrong runs a query that gives another result.
-func scriptedModel(t *testing.T, qs []eval.Question, right bool) *fake.Server {
+func scriptedModel(t testing.TB, qs []eval.Question, right bool) *fake.Server {
 	t.Helper()
 	byQuestion := map[string]eval.Question{}
 	for _, q := range qs {
 		byQuestion[q.Question] = q
 	}
 	return fake.Start(t, fake.Options{Respond: func(r fake.Request) fake.Turn {
-		var question string
-		for _, m := range r.Messages {
-			if m.Role == "user" {
-				question = m.Content
-				break
-			}
-		}
-		q := byQuestion[question]
+		q := byQuestion[agenttest.Asked(r)]
 		if len(r.ToolResults()) > 0 {
 			if q.Answer != "" && right {
 				return fake.Text("The first order was placed on " + q.Answer + ".")
@@ -57,7 +51,7 @@ func quote(s string) string {
 	return `"` + r.Replace(s) + `"`
 }
 
-func sampleEnv(t *testing.T, srv *fake.Server, level privacy.Level) eval.Opener {
+func sampleEnv(t testing.TB, srv *fake.Server, level privacy.Level) eval.Opener {
 	t.Helper()
 	ctx := context.Background()
 	ws, err := workspace.Open(ctx, t.TempDir())

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/loupeapp/loupe/agent"
 	"github.com/loupeapp/loupe/agent/llm"
 	"github.com/loupeapp/loupe/agent/llm/fake"
 	"github.com/loupeapp/loupe/agent/refs"
@@ -34,7 +35,7 @@ func readingModel(t *testing.T, qs []eval.Question) *fake.Server {
 		var question, result string
 		for _, m := range r.Messages {
 			if m.Role == llm.User && question == "" {
-				question = m.Content
+				question = agent.UserWords(m.Content)
 			}
 			if m.Role == llm.Tool {
 				result = m.Content

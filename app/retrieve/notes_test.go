@@ -90,9 +90,7 @@ func TestRetrieveByNote(t *testing.T) {
 	// The note is in the system prompt the model receives.
 	var system string
 	srv := fake.Start(t, fake.Options{Respond: func(r fake.Request) fake.Turn {
-		if len(r.Messages) > 0 && r.Messages[0].Role == llm.System {
-			system = r.Messages[0].Content
-		}
+		system = agenttest.Prompt(r)
 		return fake.Text("Churn was flat.")
 	}})
 	p := qwenAt(t, srv)

@@ -104,9 +104,7 @@ func TestRemoteRetrieveByNote(t *testing.T) {
 	// The model reads the notes in its prompt and in describe_table.
 	var system, described string
 	srv := fake.Start(t, fake.Options{Respond: func(r fake.Request) fake.Turn {
-		if len(r.Messages) > 0 && r.Messages[0].Role == llm.System {
-			system = r.Messages[0].Content
-		}
+		system = agenttest.Prompt(r)
 		for _, m := range r.Messages {
 			if m.Role == llm.Tool {
 				described = m.Content

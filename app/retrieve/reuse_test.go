@@ -28,12 +28,7 @@ var reYear = regexp.MustCompile(`\b20\d\d\b`)
 // knows for the question; after a query it answers.
 func analyst(fresh map[string]string) func(fake.Request) fake.Turn {
 	return func(r fake.Request) fake.Turn {
-		var question string
-		for _, m := range r.Messages {
-			if m.Role == llm.User {
-				question = m.Content
-			}
-		}
+		question := agenttest.Asked(r)
 		last := r.Last()
 		switch {
 		case last.Role == llm.User:

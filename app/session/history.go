@@ -18,13 +18,21 @@ type contextSizer interface {
 
 // History builds the history of the question pair asks from the messages
 // stored before it, within agent.HistoryBudget of the model's context
-// window when the provider knows it. At the schema privacy level it holds
-// no value: earlier answers as the model wrote them (with references),
-// and answers made at another level without their text or tool results
-// (see schemaPast). The store's and provider's errors are returned
-// wrapped; ctx bounds the reads.
+// window when the provider knows it. An answer made by the same provider
+// and model at the same privacy level is replayed as its run sent it (its
+// stored transcript), so that the follow-up's prompt starts with the
+// previous one and a model server reads only what is new (see
+// agent.History). At the schema privacy level it holds no value: earlier
+// answers as the model wrote them (with references), and answers made at
+// another level without their text or tool results (see schemaPast). The
+// store's and provider's errors are returned wrapped; ctx bounds the
+// reads.
 func History(ctx context.Context, st *store.Store, pair *store.Pair, p llm.Provider, model string, level privacy.Level) ([]llm.Message, error) {
 	th, err := st.Thread(ctx, pair.User.ConversationID)
+	if err != nil {
+		return nil, fmt.Errorf("read the history of %s: %w", pair.User.ConversationID, err)
+	}
+	blobs, err := st.Blobs(ctx, pair.User.ConversationID)
 	if err != nil {
 		return nil, fmt.Errorf("read the history of %s: %w", pair.User.ConversationID, err)
 	}
@@ -34,9 +42,16 @@ func History(ctx context.Context, st *store.Store, pair *store.Pair, p llm.Provi
 			break
 		}
 		pm := pastOf(m)
-		if level == privacy.Schema && m.Role == store.Assistant {
-			if pm, err = schemaPast(ctx, st, m, pm); err != nil {
-				return nil, err
+		if m.Role == store.Assistant {
+			// at the schema level, the answer as told in text holds no value
+			// either: the history tells it so when it cannot replay it
+			if level == privacy.Schema {
+				if pm, err = schemaPast(ctx, st, m, pm); err != nil {
+					return nil, err
+				}
+			}
+			if pm.Sent, err = sentOf(blobs[m.ID], p.Name(), model, level == privacy.Schema); err != nil {
+				return nil, fmt.Errorf("read the history of %s: %w", pair.User.ConversationID, err)
 			}
 		}
 		past = append(past, pm)
@@ -48,6 +63,33 @@ func History(ctx context.Context, st *store.Store, pair *store.Pair, p llm.Provi
 		}
 	}
 	return agent.History(past, agent.HistoryOptions{MaxTokens: agent.HistoryBudget(window)}), nil
+}
+
+// sentOf is the transcript of a stored answer's run when a run of
+// provider's model at this privacy level (schemaOnly) may send it again
+// as it is: the run was made by the same provider and model (its tool
+// call ids and habits are theirs) and at the same level (at the schema
+// level it holds no value; made at another, it may). Else nil: the
+// history then tells the answer in text.
+func sentOf(b store.Blob, provider, model string, schemaOnly bool) ([]llm.Message, error) {
+	if len(b.Outcome) == 0 {
+		return nil, nil
+	}
+	var out struct {
+		Transcript []llm.Message `json:"transcript"`
+		Meta       struct {
+			Provider   string `json:"provider"`
+			Model      string `json:"model"`
+			SchemaOnly bool   `json:"schema_only"`
+		} `json:"meta"`
+	}
+	if err := json.Unmarshal(b.Outcome, &out); err != nil {
+		return nil, fmt.Errorf("read a stored outcome: %w", err)
+	}
+	if out.Meta.Provider != provider || out.Meta.Model != model || out.Meta.SchemaOnly != schemaOnly {
+		return nil, nil
+	}
+	return out.Transcript, nil
 }
 
 // schemaPast is a past answer as a run at the schema level may send it:

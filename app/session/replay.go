@@ -22,13 +22,13 @@ type Turn struct {
 	Outcome  *agent.Outcome `json:"outcome,omitempty"`
 }
 
-// slim is the outcome as stored beside its trace: without the transcript
-// (the history is built from the stored tool calls) and without the
-// evidence tables and charts the trace's results hold (OutcomeOf puts
-// them back), so that a long conversation opens fast.
+// slim is the outcome as stored beside its trace: with the transcript
+// (what the run sent and received, which the history of a follow-up
+// replays as it was sent; see sentOf) but without the evidence tables and
+// charts the trace's results hold (OutcomeOf puts them back), so that a
+// long conversation opens fast.
 func slim(out *agent.Outcome, trace []agent.Event) *agent.Outcome {
 	s := *out
-	s.Transcript = nil
 	s.Evidence = append([]agent.Evidence(nil), out.Evidence...)
 	for i := range s.Evidence {
 		if d := resultDisplay(trace, s.Evidence[i]); d != nil {
@@ -38,6 +38,22 @@ func slim(out *agent.Outcome, trace []agent.Event) *agent.Outcome {
 	return &s
 }
 
+// shown is a stored outcome as it is read to be shown: its transcript,
+// which only a follow-up's history reads, is skipped, not decoded.
+type shown struct {
+	agent.Outcome
+	Transcript json.RawMessage `json:"transcript,omitempty"`
+}
+
+// decodeShown decodes a stored outcome without its transcript.
+func decodeShown(b []byte) (*agent.Outcome, error) {
+	var s shown
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, err
+	}
+	return &s.Outcome, nil
+}
+
 // OutcomeOf decodes a stored outcome and puts back what slim left out
 // (the evidence's tables, charts and displays, from the trace). It
 // returns nil when the blob holds no outcome.
@@ -45,8 +61,8 @@ func OutcomeOf(b store.Blob) (*agent.Outcome, error) {
 	if len(b.Outcome) == 0 {
 		return nil, nil
 	}
-	var out agent.Outcome
-	if err := json.Unmarshal(b.Outcome, &out); err != nil {
+	out, err := decodeShown(b.Outcome)
+	if err != nil {
 		return nil, fmt.Errorf("read a stored outcome: %w", err)
 	}
 	var trace []agent.Event
@@ -55,8 +71,8 @@ func OutcomeOf(b store.Blob) (*agent.Outcome, error) {
 			return nil, fmt.Errorf("read a stored trace: %w", err)
 		}
 	}
-	restoreEvidence(&out, trace)
-	return &out, nil
+	restoreEvidence(out, trace)
+	return out, nil
 }
 
 // restoreEvidence gives the outcome's evidence back its display, table and
@@ -104,9 +120,8 @@ func TurnOf(m store.Message, b store.Blob, live *Recorder) Turn {
 		t.RunID = m.ID
 	}
 	if len(b.Outcome) > 0 {
-		var out agent.Outcome
-		if json.Unmarshal(b.Outcome, &out) == nil {
-			t.Outcome = &out
+		if out, err := decodeShown(b.Outcome); err == nil {
+			t.Outcome = out
 		}
 	}
 	switch {

@@ -30,6 +30,9 @@ import (
 type StoredReport struct {
 	ID     string
 	Report *report.Report
+	// MessageID is the answer it is kept with (empty for a report just
+	// written and not yet read back).
+	MessageID string
 }
 
 // ReportRequest is what writing a report needs: the answer it is written
@@ -119,7 +122,7 @@ func DecodeReport(r store.Report) (*StoredReport, error) {
 	if err := json.Unmarshal(r.Source, &rep); err != nil {
 		return nil, fmt.Errorf("the stored report %s cannot be read: %w", r.ID, err)
 	}
-	return &StoredReport{ID: r.ID, Report: &rep}, nil
+	return &StoredReport{ID: r.ID, Report: &rep, MessageID: r.MessageID}, nil
 }
 
 // Export formats: a folder (report.md, its charts and report.html), the

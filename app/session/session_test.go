@@ -75,6 +75,13 @@ type world struct {
 
 func newWorld(t *testing.T, turns ...fake.Turn) *world {
 	t.Helper()
+	return newWorldOn(t, provider.Ollama, fake.Options{Turns: turns})
+}
+
+// newWorldOn is a world whose model server speaks wire and answers as
+// opts say.
+func newWorldOn(t *testing.T, wire string, opts fake.Options) *world {
+	t.Helper()
 	ctx := context.Background()
 	dir := t.TempDir()
 	ws, err := workspace.Open(ctx, dir)
@@ -95,8 +102,12 @@ func newWorld(t *testing.T, turns ...fake.Turn) *world {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = st.Close() })
-	srv := fake.Start(t, fake.Options{Turns: turns})
-	p, err := provider.Open(provider.Config{Provider: "ollama", Model: "qwen3:8b", BaseURL: srv.OllamaURL()})
+	srv := fake.Start(t, opts)
+	url := srv.OllamaURL()
+	if wire == provider.OpenAI {
+		url = srv.OpenAIURL()
+	}
+	p, err := provider.Open(provider.Config{Provider: wire, Model: "qwen3:8b", BaseURL: url, APIKey: "sk-test"})
 	if err != nil {
 		t.Fatal(err)
 	}

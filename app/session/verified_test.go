@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/loupeapp/loupe/agent"
+	"github.com/loupeapp/loupe/agent/agenttest"
 	"github.com/loupeapp/loupe/agent/llm/fake"
 	"github.com/loupeapp/loupe/app/session"
 	"github.com/loupeapp/loupe/data/privacy"
@@ -85,12 +86,13 @@ func TestAVerifiedAnswerIsOfferedToALaterQuestion(t *testing.T) {
 	}
 }
 
-// system is the system message of the server's request n.
+// system is what the server's request n said about the data: its system
+// message and the question's user turn.
 func system(t *testing.T, srv *fake.Server, n int) string {
 	t.Helper()
 	reqs := srv.Requests()
 	if len(reqs) <= n || len(reqs[n].Messages) == 0 {
 		t.Fatalf("the server has %d requests, want request %d", len(reqs), n)
 	}
-	return reqs[n].Messages[0].Content
+	return agenttest.Prompt(reqs[n])
 }

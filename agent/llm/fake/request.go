@@ -34,6 +34,8 @@ type Request struct {
 	Format json.RawMessage
 	// IncludeUsage is OpenAI's stream_options.include_usage.
 	IncludeUsage bool
+	// CacheKey is OpenAI's prompt_cache_key ("" when absent).
+	CacheKey string
 
 	Header http.Header
 	Query  url.Values
@@ -146,6 +148,7 @@ type openaiRequest struct {
 	StreamOpts  struct {
 		IncludeUsage bool `json:"include_usage"`
 	} `json:"stream_options"`
+	CacheKey string `json:"prompt_cache_key"`
 }
 
 type openaiMessage struct {
@@ -171,7 +174,8 @@ func decodeOpenAI(body []byte) (Request, error) {
 		return Request{}, err
 	}
 	r := Request{Wire: "openai", Model: in.Model, Stream: in.Stream, Temperature: in.Temperature,
-		MaxTokens: max(in.MaxTokens, in.MaxCompl), Format: in.Format, IncludeUsage: in.StreamOpts.IncludeUsage}
+		MaxTokens: max(in.MaxTokens, in.MaxCompl), Format: in.Format, IncludeUsage: in.StreamOpts.IncludeUsage,
+		CacheKey: in.CacheKey}
 	for _, m := range in.Messages {
 		cm := llm.Message{Role: llm.Role(m.Role), Content: textOf(m.Content), ToolCallID: m.ToolCallID, Name: m.Name}
 		for _, c := range m.ToolCalls {

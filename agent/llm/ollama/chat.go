@@ -127,9 +127,11 @@ func (p *Provider) stream(ctx context.Context, areq *api.ChatRequest, emit func(
 func (p *Provider) request(req llm.Request) (*api.ChatRequest, error) {
 	stream := true
 	areq := &api.ChatRequest{Model: req.Model, Stream: &stream, Format: req.Format, Options: map[string]any{}}
+	keep := DefaultKeepAlive
 	if p.cfg.KeepAlive != nil {
-		areq.KeepAlive = &api.Duration{Duration: *p.cfg.KeepAlive}
+		keep = *p.cfg.KeepAlive
 	}
+	areq.KeepAlive = &api.Duration{Duration: keep}
 	if p.cfg.Think != nil {
 		areq.Think = &api.ThinkValue{Value: *p.cfg.Think}
 	}

@@ -27,6 +27,12 @@ import (
 // context (often 128k tokens) can need more memory than a laptop has.
 const DefaultMaxContext = 32768
 
+// DefaultKeepAlive is how long a chat model stays loaded after a request
+// when Config.KeepAlive is nil: long enough that a follow-up asked after
+// reading an answer finds the model loaded, and its cache of the
+// conversation's prompt still there (Ollama's own default is 5 minutes).
+const DefaultKeepAlive = 30 * time.Minute
+
 // Config configures a Provider.
 type Config struct {
 	// BaseURL is the server, parsed like OLLAMA_HOST (see ParseHost); empty
@@ -35,8 +41,9 @@ type Config struct {
 	// Model is used when a Request names none.
 	Model string
 	// KeepAlive is how long the server keeps the model loaded after a
-	// request (negative: forever, 0: unload at once); nil leaves the
-	// server's default.
+	// request (negative: forever, 0: unload at once); nil sends
+	// DefaultKeepAlive with each chat request and leaves the server's
+	// default for embeddings.
 	KeepAlive *time.Duration
 	// MaxContext caps num_ctx; 0 means DefaultMaxContext.
 	MaxContext int

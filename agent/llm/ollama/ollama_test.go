@@ -230,6 +230,8 @@ func TestNumCtxFromModelInfo(t *testing.T) {
 	}
 }
 
+// keep_alive goes with every chat request: the configured one, else
+// DefaultKeepAlive.
 func TestKeepAliveAndThinkSent(t *testing.T) {
 	s := fake.New(t, fake.Text("a"), fake.Text("b"))
 	keep, think := 10*time.Minute, false
@@ -243,8 +245,10 @@ func TestKeepAliveAndThinkSent(t *testing.T) {
 	if string(r[0].KeepAlive) != `"10m0s"` || string(r[0].Think) != "false" {
 		t.Errorf("keep_alive %s think %s, want \"10m0s\" false", r[0].KeepAlive, r[0].Think)
 	}
-	if r[1].KeepAlive != nil || r[1].Think != nil {
-		t.Errorf("unset keep_alive/think were sent: %s %s", r[1].KeepAlive, r[1].Think)
+	// Unset, keep_alive is DefaultKeepAlive, so that the model stays
+	// loaded between a conversation's questions; think is left out.
+	if string(r[1].KeepAlive) != `"30m0s"` || r[1].Think != nil {
+		t.Errorf("unset keep_alive/think sent as %s %s, want \"30m0s\" and nothing", r[1].KeepAlive, r[1].Think)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/packages/param"
 	"github.com/openai/openai-go/v3/packages/respjson"
 	"github.com/openai/openai-go/v3/shared"
 
@@ -27,6 +28,25 @@ func (p *Provider) Chat(ctx context.Context, req llm.Request, onDelta func(llm.D
 	if err != nil {
 		return llm.Response{}, err
 	}
+	out, err := p.send(ctx, params, onDelta)
+	if err != nil && params.PromptCacheKey.Valid() && refusesCacheKey(err) {
+		p.noCacheKey.Store(true)
+		p.log.Info("the server takes no prompt_cache_key; sending none from now on", "err", err)
+		params.PromptCacheKey = param.Opt[string]{}
+		out, err = p.send(ctx, params, onDelta)
+	}
+	return out, err
+}
+
+// refusesCacheKey reports whether err is a server refusing the request
+// for its prompt_cache_key, as strict OpenAI-compatible servers refuse a
+// field they do not know.
+func refusesCacheKey(err error) bool {
+	return llm.KindOf(err) == llm.BadRequest && strings.Contains(err.Error(), "prompt_cache_key")
+}
+
+// send streams params, retrying as p.retry says.
+func (p *Provider) send(ctx context.Context, params openai.ChatCompletionNewParams, onDelta func(llm.Delta)) (llm.Response, error) {
 	var (
 		out   llm.Response
 		dirty bool
@@ -37,7 +57,7 @@ func (p *Provider) Chat(ctx context.Context, req llm.Request, onDelta func(llm.D
 			onDelta(d)
 		}
 	}
-	err = llm.Retry(ctx, p.retry, func(ctx context.Context) error {
+	err := llm.Retry(ctx, p.retry, func(ctx context.Context) error {
 		if dirty {
 			dirty = false
 			if onDelta != nil {
@@ -189,6 +209,9 @@ func (p *Provider) params(req llm.Request) (openai.ChatCompletionNewParams, erro
 	}
 	if req.Temperature != nil {
 		params.Temperature = openai.Float(*req.Temperature)
+	}
+	if req.CacheKey != "" && !p.noCacheKey.Load() {
+		params.PromptCacheKey = openai.String(req.CacheKey)
 	}
 	if req.MaxTokens > 0 {
 		if p.maxCompletion {

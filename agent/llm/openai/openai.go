@@ -21,6 +21,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/openai/openai-go/v3"
@@ -67,6 +68,9 @@ type Provider struct {
 	// maxCompletion sends max_completion_tokens (OpenAI's current name)
 	// instead of max_tokens (what compatible servers read).
 	maxCompletion bool
+	// noCacheKey is set once the server refused a prompt_cache_key: none
+	// is sent again.
+	noCacheKey atomic.Bool
 }
 
 var _ llm.Provider = (*Provider)(nil)

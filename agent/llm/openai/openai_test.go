@@ -553,3 +553,42 @@ func BenchmarkChatRoundTrip(b *testing.B) {
 		}
 	}
 }
+
+// A request's CacheKey goes out as prompt_cache_key. A server that refuses
+// the field (as strict compatible servers refuse one they do not know) is
+// asked again without it, and not sent one again.
+func TestPromptCacheKey(t *testing.T) {
+	q := llm.Request{Messages: []llm.Message{{Role: llm.User, Content: "hi"}}, CacheKey: "loupe-abc"}
+	s := fake.New(t, fake.Text("a"))
+	if _, _, err := chat(t, newProvider(t, s.OpenAIURL(), Config{}), q); err != nil {
+		t.Fatal(err)
+	}
+	if r := s.Requests(); len(r) != 1 || r[0].CacheKey != "loupe-abc" {
+		t.Fatalf("requests %+v, want one with prompt_cache_key loupe-abc", r)
+	}
+
+	strict := fake.Start(t, fake.Options{Respond: func(r fake.Request) fake.Turn {
+		if r.CacheKey != "" {
+			return fake.Failing(fake.Status(400, "Unrecognized request argument supplied: prompt_cache_key"))
+		}
+		return fake.Text("ok")
+	}})
+	p := newProvider(t, strict.OpenAIURL(), Config{})
+	for range 2 {
+		if res, _, err := chat(t, p, q); err != nil || res.Message.Content != "ok" {
+			t.Fatalf("strict server: %q, %v", res.Message.Content, err)
+		}
+	}
+	r := strict.Requests()
+	if len(r) != 3 || r[0].CacheKey != "loupe-abc" || r[1].CacheKey != "" || r[2].CacheKey != "" {
+		t.Errorf("strict server saw %d requests, keys %q; want the key once, then none", len(r), keys(r))
+	}
+}
+
+func keys(rs []fake.Request) []string {
+	var out []string
+	for _, r := range rs {
+		out = append(out, r.CacheKey)
+	}
+	return out
+}

@@ -36,6 +36,8 @@ import type {
   PrivateColumn,
   QueryResult,
   Report,
+  ReportDiff,
+  ReportVersion,
   ResultSummary,
   ResultView,
   SandboxBuilt,
@@ -225,6 +227,18 @@ export const writeReport = (chatId: string, runId: string, turns: number[] = [])
 export const getReport = (chatId: string, runId: string): Promise<Report | null> => call('GetReport', chatId, runId);
 /** Exports the report as format through the native save dialog; the path written, or null when canceled. The report is read from the store. */
 export const exportReport = (runId: string, format: ExportFormat): Promise<string | null> => call('ExportReport', runId, format);
+/**
+ * refreshReport runs the queries of the run's report again on the current data (files changed on disk loaded
+ * again), redraws its charts and keeps the result as a new version opening with "What changed".
+ */
+export const refreshReport = (chatId: string, runId: string): Promise<Report> => call('RefreshReport', chatId, runId);
+/** The versions of the conversation's report, oldest first. */
+export const reportVersions = (chatId: string): Promise<ReportVersion[]> => call('ReportVersions', chatId);
+/** Version n (from 1) of the conversation's report. */
+export const getReportVersion = (chatId: string, n: number): Promise<Report> => call('GetReportVersion', chatId, n);
+/** Compares versions a and b of the conversation's report. */
+export const diffReportVersions = (chatId: string, a: number, b: number): Promise<ReportDiff> =>
+  call('DiffReportVersions', chatId, a, b);
 
 // ---- Settings and status -------------------------------------------------------------
 

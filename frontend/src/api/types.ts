@@ -623,6 +623,32 @@ export interface ReportDelta {
  */
 export type ExportFormat = 'folder' | 'html' | 'pdf' | 'xlsx';
 
+/** One stored version of a conversation's report, numbered from 1 (oldest first). */
+export interface ReportVersion {
+  number: number;
+  title: string;
+  created: string;
+  /** The version it refreshed; 0 for one the model wrote. */
+  of: number;
+  /** What it is in a few words: "written with M", "refresh of 1: 3 numbers moved". */
+  what: string;
+}
+
+/** A line of the markdown diff: " " in both versions, "-" only in A, "+" only in B. */
+export interface ReportDiffLine {
+  op: string;
+  text: string;
+}
+
+/** Two versions of a report compared: what moved from A to B, in words, and the markdown line by line. */
+export interface ReportDiff {
+  a: number;
+  b: number;
+  summary: string;
+  changes: string[];
+  lines: ReportDiffLine[];
+}
+
 // ---- Settings and status ------------------------------------------------------
 
 export interface Settings {

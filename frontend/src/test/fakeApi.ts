@@ -101,6 +101,10 @@ function build() {
     feedback: vi.fn<typeof Api.feedback>(),
     getReport: vi.fn<typeof Api.getReport>(async () => null),
     exportReport: vi.fn<typeof Api.exportReport>(async () => null),
+    refreshReport: vi.fn<typeof Api.refreshReport>(),
+    reportVersions: vi.fn<typeof Api.reportVersions>(async () => []),
+    getReportVersion: vi.fn<typeof Api.getReportVersion>(),
+    diffReportVersions: vi.fn<typeof Api.diffReportVersions>(),
     getSettings: vi.fn<typeof Api.getSettings>(async (): Promise<Api.Settings> => ({
       provider: 'ollama' as const,
       model: 'qwen3:8b',

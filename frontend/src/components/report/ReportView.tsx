@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import * as api from '../../api';
-import type { ExportFormat, Report } from '../../api';
+import type { ExportFormat } from '../../api';
 import { useActions } from '../../state/actions';
 import { problemOf } from '../../state/problem';
 import { useStore } from '../../state/store';
@@ -9,6 +9,8 @@ import { Icon } from '../common/Icon';
 import { Markdown } from '../common/Markdown';
 import { Menu } from '../common/Menu';
 import { CoverPicker } from './CoverPicker';
+import { chartImages } from './chartImages';
+import { ReportVersions } from './ReportVersions';
 import './report.css';
 
 /** The report of one run: streamed while written, then rendered with its charts. */
@@ -76,6 +78,7 @@ export function ReportView({ chatId, runId }: { chatId: string; runId: string })
             busy={!!state?.writing}
             onWrite={(turns) => void a.openReport(chatId, runId, true, turns)}
           />
+          <ReportVersions chatId={chatId} runId={runId} report={report} busy={!!state?.writing} />
           {(report.notices?.length ?? 0) > 0 && (
             <span className="report-view__notes" data-testid="report-notes">
               {report.notices!.length} note{report.notices!.length > 1 ? 's' : ''} at the end on what Loupe changed or left
@@ -110,18 +113,4 @@ export function ReportView({ chatId, runId }: { chatId: string; runId: string })
 /** While streaming, chart and table placeholders read as what they will be. */
 function placeholders(text: string): string {
   return text.replace(/\{\{(chart|table):([\w-]+)\}\}/g, (_m, kind: string, ref: string) => `*(${kind} ${ref})*`);
-}
-
-/**
- * The report's own charts: charts/REF.svg in its markdown is drawn from
- * the SVG Loupe rendered, as a data: URL. Every other address is refused
- * (the Markdown view shows it as text).
- */
-function chartImages(report: Report) {
-  return (src: string) => {
-    const m = /^(?:\.\/)?charts\/([\w-]+)\.svg$/.exec(src);
-    const chart = m ? report.charts.find((c) => c.ref === m[1]) : undefined;
-    if (!chart) return undefined;
-    return { src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(chart.svg)}`, alt: chart.ref };
-  };
 }

@@ -1,6 +1,6 @@
 // Conversations: listing, opening, asking (and the run's streamed events), retrying, canceling, reports.
 import * as api from '../../api';
-import type { AgentEvent } from '../../api';
+import type { AgentEvent, Report } from '../../api';
 import { problemOf } from '../problem';
 import type { Store } from '../store';
 import { notify, notifyProblem } from './notices';
@@ -208,6 +208,16 @@ export async function openReport(store: Store, chatId: string, runId: string, ag
       reports: { ...s.reports, [runId]: { text: s.reports[runId]?.text ?? '', writing: false, error } },
     }));
   }
+}
+
+/**
+ * refreshReport runs the queries of the run's report again on the current data and shows the new version
+ * (it opens with "What changed"). It throws what the backend said, for the caller to show.
+ */
+export async function refreshReport(store: Store, chatId: string, runId: string): Promise<Report> {
+  const report = await api.refreshReport(chatId, runId);
+  store.set((s) => ({ reports: { ...s.reports, [runId]: { text: report.markdown, writing: false, report } } }));
+  return report;
 }
 
 export function onReportDelta(store: Store, d: { runId: string; text: string; reset?: boolean }): void {

@@ -5,7 +5,7 @@
 // state. (Calls that change only a dialog's own state stay in the dialog.)
 import { useMemo } from 'react';
 import { useStoreApi, type View } from '../store';
-import { ask, cancelRun, deleteChat, dismissAskError, giveFeedback, openChat, openReport, renameChat, retry } from './chats';
+import { ask, cancelRun, deleteChat, dismissAskError, giveFeedback, openChat, openReport, refreshReport, renameChat, retry } from './chats';
 import { editChart, resetChart } from './charts';
 import { askAbout, refreshConnections, removeConnection, testSaved } from './connections';
 import {
@@ -81,6 +81,7 @@ export function useActions() {
         giveFeedback(store, chatId, runId, verdict, note),
       openReport: (chatId: string, runId: string, again?: boolean, turns?: number[]) =>
         openReport(store, chatId, runId, again, turns),
+      refreshReport: (chatId: string, runId: string) => refreshReport(store, chatId, runId),
       refreshStatus: () => refreshStatus(store),
       refreshSettings: () => refreshSettings(store),
       focusComposer: (draft?: string) => focusComposer(store, draft),
