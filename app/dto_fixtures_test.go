@@ -50,7 +50,14 @@ var dtoFixtures = map[string]any{
 	"SchemaNames":  app.SchemaNames{},
 	"SchemaTable":  app.SchemaTable{},
 	"ExportedFile": app.ExportedFile{},
-	"HistoryEntry": app.HistoryEntry{},
+	// Result views (sort, filter, column summaries)
+	"SortOrder":     app.SortOrder{},
+	"ColumnFilter":  app.ColumnFilter{},
+	"ResultView":    app.ResultView{},
+	"ViewedResult":  app.ViewedResult{},
+	"ColumnSummary": app.ColumnSummary{},
+	"ResultSummary": app.ResultSummary{},
+	"HistoryEntry":  app.HistoryEntry{},
 	// Tool displays
 	"ToolTable":     tools.Table{},
 	"ToolChart":     tools.Chart{},

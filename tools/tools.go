@@ -182,6 +182,9 @@ type Chart struct {
 	Spec  json.RawMessage `json:"spec"` // Vega-Lite, data.values injected
 	Mark  string          `json:"mark"` // bar, line, area, point, arc, rect…
 	Rows  int             `json:"rows"` // data rows injected
+	// Edited says the user changed the chart by hand (type, fields or
+	// spec); the chart the model drew is kept and can be shown again.
+	Edited bool `json:"edited,omitempty"`
 }
 
 // Question is a clarifying question for the user.

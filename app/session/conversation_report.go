@@ -13,6 +13,7 @@ import (
 	"github.com/loupeapp/loupe/app/buildinfo"
 	"github.com/loupeapp/loupe/data/privacy"
 	"github.com/loupeapp/loupe/data/store"
+	"github.com/loupeapp/loupe/tools"
 )
 
 // A report covers a conversation's analysis, not its last message: by
@@ -64,6 +65,10 @@ func Cover(ctx context.Context, st *store.Store, chatID string, turns []int) (*C
 			answer[m.ParentID] = m
 		}
 	}
+	edits, err := st.ChartEdits(ctx, chatID)
+	if err != nil {
+		return nil, err
+	}
 	picked := len(turns) > 0
 	if !picked {
 		for i := range questions {
@@ -97,6 +102,9 @@ func Cover(ctx context.Context, st *store.Store, chatID string, turns []int) (*C
 		}
 		if out == nil {
 			out = outcomeOf(a)
+		}
+		for _, ed := range edits[a.ID] { // the report draws the charts as the user edited them
+			outcomeWithEdit(out, ed.CallID, &tools.Chart{Title: ed.Title, Spec: ed.Spec, Mark: ed.Mark, Rows: rowsOf(ed.Spec), Edited: true})
 		}
 		c.Asked = append(c.Asked, assemble.Asked{Turn: n, Question: q.Content, Outcome: out})
 		c.Answers = append(c.Answers, a)

@@ -97,6 +97,10 @@ func (c *Conversations) Turns(ctx context.Context, id string) (store.Conversatio
 	if err != nil {
 		return store.Conversation{}, nil, fmt.Errorf("read the traces of %s: %w", id, err)
 	}
+	edits, err := st.ChartEdits(ctx, id)
+	if err != nil {
+		return store.Conversation{}, nil, err
+	}
 	for i, m := range th.Messages {
 		if _, ok := blobs[m.ID]; !ok && m.Role == store.Assistant { // its events are made from its calls
 			whole, err := st.Message(ctx, m.ID)
@@ -129,6 +133,7 @@ func (c *Conversations) Turns(ctx context.Context, id string) (store.Conversatio
 				m := answers[i]
 				turns[i] = TurnOf(m, blobs[m.ID], live[m.RunID])
 				turns[i].Question = questions[m.ParentID]
+				withChartEdits(&turns[i], edits[m.ID])
 			}
 		}()
 	}
@@ -136,10 +141,24 @@ func (c *Conversations) Turns(ctx context.Context, id string) (store.Conversatio
 	return th.Conversation, turns, nil
 }
 
-// Turn finds the turn of runID in chatID, and its stored answer. A run
-// still going has no outcome yet. An unknown run, or one of another
-// conversation, is CodeNotFound.
+// Turn finds the turn of runID in chatID, and its stored answer, showing
+// the charts the user edited. A run still going has no outcome yet. An
+// unknown run, or one of another conversation, is CodeNotFound.
 func (c *Conversations) Turn(ctx context.Context, chatID, runID string) (*store.Message, *Turn, error) {
+	m, t, err := c.turn(ctx, chatID, runID)
+	if err != nil {
+		return nil, nil, err
+	}
+	edits, err := c.opened().ChartEdits(ctx, chatID)
+	if err != nil {
+		return nil, nil, Wrap(err)
+	}
+	withChartEdits(t, edits[m.ID])
+	return m, t, nil
+}
+
+// turn is Turn with the charts as drawn.
+func (c *Conversations) turn(ctx context.Context, chatID, runID string) (*store.Message, *Turn, error) {
 	st := c.opened()
 	if st == nil {
 		return nil, nil, ChatNotFound(chatID)

@@ -20,6 +20,7 @@ import (
 	"github.com/loupeapp/loupe/data/load"
 	"github.com/loupeapp/loupe/data/query"
 	"github.com/loupeapp/loupe/data/results"
+	"github.com/loupeapp/loupe/tools/chart"
 )
 
 // Error codes the frontend switches on. The set only grows.
@@ -87,14 +88,15 @@ func AsError(err error) *Error {
 		return nil
 	}
 	var (
-		e       *Error
-		refused *guard.RefusedError
-		timeout *query.TimeoutError
-		file    *load.FileError
-		cfg     *provider.ConfigError
-		model   *llm.Error
-		inUse   *report.FolderInUseError
-		de      *duckdb.Error
+		e           *Error
+		refused     *guard.RefusedError
+		timeout     *query.TimeoutError
+		file        *load.FileError
+		cfg         *provider.ConfigError
+		model       *llm.Error
+		inUse       *report.FolderInUseError
+		de          *duckdb.Error
+		editProblem *chart.EditProblem
 	)
 	switch {
 	case errors.As(err, &e):
@@ -122,6 +124,10 @@ func AsError(err error) *Error {
 		return &Error{Code: code, Message: UpperFirst(cfg.Message), Hint: cfg.Hint, Err: err}
 	case errors.As(err, &model):
 		return modelError(model)
+	case errors.As(err, &editProblem):
+		return &Error{Code: CodeInvalid, Message: editProblem.Problem, Hint: "Fix the spec, or go back to the chart drawn with the answer.", Err: err}
+	case errors.Is(err, results.ErrView):
+		return &Error{Code: CodeInvalid, Message: err.Error(), Hint: "Change or clear the column's filter.", Err: err}
 	case errors.Is(err, catalog.ErrNotFound), errors.Is(err, results.ErrNotFound):
 		return &Error{Code: CodeNotFound, Message: UpperFirst(err.Error()), Hint: "", Err: err}
 	case errors.As(err, &de):

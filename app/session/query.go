@@ -40,7 +40,7 @@ func (s *Session) RunQuery(ctx context.Context, ws *workspace.Workspace, sql str
 	if err != nil {
 		return nil, err
 	}
-	ref := s.Results.Put(res, sql)
+	ref := s.Results.PutLocal(res, sql)
 	p, err := s.Results.Page(ref, 0, FirstPage)
 	if err != nil {
 		return nil, err

@@ -61,6 +61,10 @@ type Entry struct {
 	Truncated bool    // len(Rows) < Total
 	Stored    time.Time
 	Bytes     int64 // estimated memory held
+	// Local says SQL runs again on the workspace's DuckDB (the console's
+	// and the previews' results), so a view of a truncated result can be
+	// made from all the rows the query produces, not only those held.
+	Local bool
 }
 
 // Kept is the number of rows held.
@@ -113,7 +117,17 @@ func New(cfg Config) *Store {
 // stored is never evicted by its own Put, so one result larger than
 // MaxBytes is held alone.
 func (s *Store) Put(res *query.Result, sql string) Ref {
-	e := &Entry{SQL: sql, Columns: res.Columns, Rows: res.Rows, Total: res.RowCount, Stored: time.Now()}
+	return s.put(res, sql, false)
+}
+
+// PutLocal is Put for a result of sql run on the workspace's DuckDB
+// (Entry.Local).
+func (s *Store) PutLocal(res *query.Result, sql string) Ref {
+	return s.put(res, sql, true)
+}
+
+func (s *Store) put(res *query.Result, sql string, local bool) Ref {
+	e := &Entry{SQL: sql, Columns: res.Columns, Rows: res.Rows, Total: res.RowCount, Stored: time.Now(), Local: local}
 	if e.Total < int64(len(e.Rows)) {
 		e.Total = int64(len(e.Rows))
 	}

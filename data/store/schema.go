@@ -175,6 +175,18 @@ var migrations = []string{
 		given_at        INTEGER NOT NULL
 	);
 	CREATE INDEX feedback_by_conversation ON feedback (conversation_id);`,
+
+	// v6: charts the user changed by hand (type, fields, or the Vega-Lite
+	// spec), kept beside the chart the model drew, which stays as it was.
+	`CREATE TABLE chart_edits (
+		message_id TEXT NOT NULL REFERENCES messages (id) ON DELETE CASCADE,
+		call_id    TEXT NOT NULL,
+		title      TEXT NOT NULL DEFAULT '',
+		mark       TEXT NOT NULL DEFAULT '',
+		spec       TEXT NOT NULL,
+		edited_at  INTEGER NOT NULL,
+		PRIMARY KEY (message_id, call_id)
+	);`,
 }
 
 // Version is the schema version this Loupe writes.

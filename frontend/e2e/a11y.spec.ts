@@ -82,6 +82,13 @@ test.describe('accessibility', () => {
       await item.click();
       await expect(page.getByRole('gridcell', { name: '100000', exact: true })).toBeVisible();
       await audit(page, 'dataset preview', results);
+      // Sorted, with a column's summary and filter open.
+      await page.getByRole('button', { name: /^days_to_close, not sorted/ }).click();
+      await page.getByRole('button', { name: 'days_to_close: summary and filter' }).click();
+      await expect(page.getByTestId('column-summary')).toContainText('Distinct');
+      await expect(page.getByTestId('grid-view')).toContainText('Sorted by days_to_close');
+      await audit(page, 'dataset preview sorted, column panel', results);
+      await page.keyboard.press('Escape');
       await page.getByRole('tab', { name: 'Profile' }).click();
       await expect(page.getByTestId('profile')).toContainText('days_to_close');
       await audit(page, 'dataset profile', results);
@@ -109,6 +116,12 @@ test.describe('accessibility', () => {
       await expect(turn).toHaveAttribute('data-status', 'done');
       await expect(turn.getByTestId('chart').locator('svg').first()).toBeVisible();
       await audit(page, 'chat answer', results);
+      const final = turn.getByTestId('final-result');
+      await final.getByRole('button', { name: 'Edit chart' }).click();
+      await final.getByText('Advanced: the Vega-Lite spec').click();
+      await expect(final.getByRole('textbox', { name: 'Vega-Lite spec (JSON)' })).toBeVisible();
+      await audit(page, 'chart editor', results);
+      await final.getByRole('button', { name: 'Cancel' }).click();
       await turn.getByTestId('findings').getByRole('button', { name: 'q1' }).first().click();
       await expect(turn.locator('[id$="-q1"]').getByTestId('grid-count')).toContainText('8 rows');
       await turn.getByText('What was sent').click();

@@ -38,13 +38,17 @@ import type {
   Report,
   ReportDiff,
   ReportVersion,
+  ResultSummary,
+  ResultView,
   SandboxBuilt,
   SchemaNames,
   Settings,
   SettingsUpdate,
   Status,
   TextOptions,
+  ToolChart,
   ToolDisplay,
+  ViewedResult,
 } from './types';
 
 export * from './types';
@@ -177,6 +181,10 @@ export const queryHistory = (search: string, limit = 0): Promise<HistoryEntry[]>
 export const clearQueryHistory = (): Promise<void> => call('ClearQueryHistory');
 /** Rows [offset, offset+limit) of a held result; limit ≤ 1000. */
 export const page = (ref: string, offset: number, limit: number): Promise<Page> => call('Page', ref, offset, limit);
+/** The result ref sorted and filtered, held as a result of its own (app.ViewResult). */
+export const viewResult = (ref: string, view: ResultView): Promise<ViewedResult> => call('ViewResult', ref, view);
+/** Each column of the result ref summed up over its held rows (app.SummarizeResult). */
+export const summarizeResult = (ref: string): Promise<ResultSummary> => call('SummarizeResult', ref);
 /** The native save dialog; the path written, or null when canceled. */
 export const exportCSV = (ref: string): Promise<string | null> => call('ExportCSV', ref);
 /** exportResult saves a result's rows as an Excel workbook or a Parquet file (save dialog); null when canceled. */
@@ -322,6 +330,15 @@ export const cancelSandboxBuild = (): Promise<void> => call('CancelSandboxBuild'
  * PNG in base64 (or a data: URL) or the SVG text. The path written, or null
  * when canceled. In a browser the chart is downloaded instead (ChartView).
  */
+/**
+ * Changes the chart call callId of run runId drew to spec (Vega-Lite JSON text,
+ * without data: the chart keeps its rows) and keeps the change with the answer.
+ * The spec is checked as the model's are; a problem is an "invalid" ApiError.
+ */
+export const editChart = (chatId: string, runId: string, callId: string, spec: string, title: string): Promise<ToolChart> =>
+  call('EditChart', chatId, runId, callId, spec, title);
+/** Forgets the user's edit of a chart: the answer shows the chart it was drawn with again. */
+export const resetChart = (chatId: string, runId: string, callId: string): Promise<ToolChart> => call('ResetChart', chatId, runId, callId);
 export const saveChart = (name: string, format: ChartFormat, data: string): Promise<string | null> =>
   call('SaveChart', name, format, data);
 /**

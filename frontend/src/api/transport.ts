@@ -28,6 +28,7 @@ export const METHODS = [
   'ConnectionTables',
   'DeleteChat',
   'DiffReportVersions',
+  'EditChart',
   'ExportCSV',
   'ExportDataset',
   'ExportReport',
@@ -67,6 +68,7 @@ export const METHODS = [
   'RenameChat',
   'RenameDataset',
   'ReportVersions',
+  'ResetChart',
   'Retry',
   'RunConsoleSQL',
   'RunSQL',
@@ -78,6 +80,7 @@ export const METHODS = [
   'SchemaNames',
   'SearchChats',
   'SentOf',
+  'SummarizeResult',
   'SetConnectionNote',
   'SetConnectionPrivateColumn',
   'SetDatasetNote',
@@ -88,6 +91,7 @@ export const METHODS = [
   'TestConnectionInput',
   'TestSettings',
   'Version',
+  'ViewResult',
   'WriteReport',
 ] as const satisfies readonly (keyof typeof Bindings)[];
 

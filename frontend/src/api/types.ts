@@ -143,6 +143,60 @@ export interface QueryResult {
   page: Page;
 }
 
+/** Sorts a result by one column. */
+export interface SortOrder {
+  column: string;
+  desc: boolean;
+}
+
+/** A filter op: text contains (any type), or a comparison on a numeric column. */
+export type FilterOp = 'contains' | '=' | '!=' | '<' | '<=' | '>' | '>=';
+
+/** Keeps the rows whose column passes op with value; a NULL passes none. */
+export interface ColumnFilter {
+  column: string;
+  op: FilterOp;
+  value: string;
+}
+
+/** How the grid asks for a result sorted and filtered. */
+export interface ResultView {
+  sort: SortOrder[] | null;
+  filters: ColumnFilter[] | null;
+}
+
+/**
+ * A sorted and filtered view of a result, held as a result of its own.
+ * of: rows the viewed result's query produced. heldOnly: the view covers only
+ * the rows held (the result was cut and its query cannot run again here).
+ * fromQuery: the query ran again in DuckDB to make it.
+ */
+export interface ViewedResult {
+  result: QueryResult;
+  of: number;
+  heldOnly: boolean;
+  fromQuery: boolean;
+}
+
+/** One column summed up: values, NULLs, distinct values, and for numbers min, max, mean. */
+export interface ColumnSummary {
+  column: string;
+  count: number;
+  nulls: number;
+  distinct: number;
+  min: number | null;
+  max: number | null;
+  mean: number | null;
+}
+
+/** Every column summed up over `rows` rows held of a result of `total` (partial when fewer). */
+export interface ResultSummary {
+  rows: number;
+  total: number;
+  partial: boolean;
+  columns: ColumnSummary[] | null;
+}
+
 /** A file an export wrote and how many rows it holds. */
 export interface ExportedFile {
   path: string;
@@ -197,6 +251,8 @@ export interface ToolChart {
   spec: Record<string, unknown>;
   mark: string;
   rows: number;
+  /** The user changed the chart by hand; the chart drawn with the answer is kept (resetChart). */
+  edited?: boolean;
 }
 
 export interface Question {

@@ -1,4 +1,4 @@
-import { useContext, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useContext, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { Result } from 'vega-embed';
 import type { Config } from 'vega-lite';
 import * as api from '../../api';
@@ -26,7 +26,16 @@ export function loadVega() {
  * has its data inlined; it is drawn with the options of chartSafety.ts,
  * which load nothing from any address.
  */
-export function ChartView({ spec, title }: { spec: unknown; title?: string | undefined }) {
+export function ChartView({
+  spec,
+  title,
+  actions,
+}: {
+  spec: unknown;
+  title?: string | undefined;
+  /** More buttons for the chart's bar (the answer's Edit chart). */
+  actions?: ReactNode;
+}) {
   const name = useMemo(() => chartName(spec, title), [spec, title]);
   const data = useMemo(() => chartData(spec), [spec]);
   const [showData, setShowData] = useState(false);
@@ -125,6 +134,7 @@ export function ChartView({ spec, title }: { spec: unknown; title?: string | und
         {/* The spec draws its own title; a caption would repeat it. */}
         <span className="chart__title">{title && !specHasTitle(spec) ? title : ''}</span>
         <span className="chart__actions">
+          {actions}
           {data && (
             <button type="button" className="chip" aria-expanded={showData} aria-controls={tableId} onClick={() => setShowData((v) => !v)}>
               <Icon name="table" size={13} /> {showData ? 'Hide data' : 'Data table'}

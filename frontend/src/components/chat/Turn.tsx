@@ -114,14 +114,14 @@ export function Turn({ question, runId, events, latest, busy, onAnswer, onReport
       {outcome && (outcome.summary || (outcome.findings?.length ?? 0) > 0) ? (
         <div className="answer" data-testid="answer">
           {outcome.summary && <Markdown text={outcome.summary} />}
-          <FinalResult final={final} />
+          <FinalResult final={final} runId={runId} />
           {(outcome.findings?.length ?? 0) > 0 && <Findings outcome={outcome} onReveal={reveal} trace={trace} />}
           <Unverified outcome={outcome} />
         </div>
       ) : answer || outcome?.answer ? (
         <div className={trace.running ? 'answer answer--streaming' : 'answer'} data-testid="answer">
           <Markdown text={outcome?.answer ?? answer?.text ?? ''} />
-          {outcome && <FinalResult final={final} />}
+          {outcome && <FinalResult final={final} runId={runId} />}
           {outcome && <Unverified outcome={outcome} />}
         </div>
       ) : null}

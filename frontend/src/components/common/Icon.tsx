@@ -32,6 +32,7 @@ const paths = {
   send: 'M5 12h13M13 6l6 6-6 6',
   link: 'M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1',
   file: 'M6 3h9l4 4v14H6zM14 3v5h5',
+  filter: 'M4 5h16l-6 7.5V19l-4 1.5v-8z',
 } as const;
 
 export type IconName = keyof typeof paths;

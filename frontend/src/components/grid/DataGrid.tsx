@@ -1,11 +1,13 @@
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import * as api from '../../api';
-import type { ExportedFile } from '../../api';
+import type { ColumnFilter, ExportedFile, ResultSummary, ViewedResult } from '../../api';
 import { cellText, formatCount, rows as rowsText } from '../../format';
 import { useActions } from '../../state/actions';
 import { problemOf } from '../../state/problem';
 import { Icon } from '../common/Icon';
 import { columnFormats, formatCell } from './cellFormat';
+import { ColumnPanel } from './ColumnPanel';
+import { ariaSort, describeFilters, isEmptyView, nextSort, NO_VIEW, withFilters, type GridView } from './gridView';
 import './grid.css';
 
 /** A result held in Go behind ref, as much as the grid needs to page it. */
@@ -42,9 +44,15 @@ interface Cell {
  * A virtualized, paged result table: only the visible rows are in the DOM
  * and only their pages are fetched from Go (api.page). Click selects a cell,
  * Shift+click a range; Ctrl/Cmd+C copies it as tab-separated text.
+ *
+ * A header's name sorts by the column (ascending, descending, none); its
+ * funnel opens the column's summary and filter. Sorting and filtering run
+ * in Go (api.viewResult), over every row the query produces where the
+ * result can be made again, and the bar says when they cover only the
+ * rows held.
  */
 export function DataGrid({
-  source,
+  source: base,
   height,
   tools,
   fill,
@@ -65,6 +73,69 @@ export function DataGrid({
   exportAll?: () => Promise<ExportedFile | null>;
 }) {
   const { notify } = useActions();
+  const [view, setView] = useState<GridView>(NO_VIEW);
+  const [viewed, setViewed] = useState<{ of: string; view: GridView; source: GridSource; info: ViewedResult } | null>(null);
+  const [viewError, setViewError] = useState<string | null>(null);
+  const [panel, setPanel] = useState<string | null>(null);
+  const [summary, setSummary] = useState<{ ref: string; data?: ResultSummary; error?: string } | null>(null);
+  const gridId = useId();
+
+  // A new result starts unsorted and unfiltered.
+  useEffect(() => {
+    setView(NO_VIEW);
+    setViewed(null);
+    setViewError(null);
+    setPanel(null);
+  }, [base]);
+
+  useEffect(() => {
+    if (isEmptyView(view)) {
+      setViewed(null);
+      setViewError(null);
+      return;
+    }
+    let live = true;
+    api
+      .viewResult(base.ref, view)
+      .then((v) => {
+        if (!live) return;
+        const r = v.result;
+        setViewed({ of: base.ref, view, info: v, source: { ref: r.ref, columns: r.columns, kept: r.kept, total: r.rows, preview: r.page.rows, elapsedMs: r.elapsedMs } });
+        setViewError(null);
+      })
+      .catch((err: unknown) => live && setViewError(problemOf(err).message));
+    return () => {
+      live = false;
+    };
+  }, [view, base.ref]);
+
+  const current = viewed && viewed.of === base.ref && !isEmptyView(view) ? viewed : null;
+  const source = current?.source ?? base;
+  const pendingView = !isEmptyView(view) && current?.view !== view && !viewError;
+
+  // The open panel's summary is of the rows shown (kept per result: it does not change).
+  const summaries = useRef(new Map<string, ResultSummary>());
+  const summaryFor = panel === null ? null : source.ref;
+  useEffect(() => {
+    if (summaryFor === null) return;
+    const known = summaries.current.get(summaryFor);
+    if (known) {
+      setSummary({ ref: summaryFor, data: known });
+      return;
+    }
+    let live = true;
+    setSummary({ ref: summaryFor });
+    api
+      .summarizeResult(summaryFor)
+      .then((data) => {
+        summaries.current.set(summaryFor, data);
+        if (live) setSummary({ ref: summaryFor, data });
+      })
+      .catch((err: unknown) => live && setSummary({ ref: summaryFor, error: problemOf(err).message }));
+    return () => {
+      live = false;
+    };
+  }, [summaryFor]);
   const scroller = useRef<HTMLDivElement>(null);
   const pages = useRef(new Map<number, unknown[][]>());
   const pending = useRef(new Set<number>());
@@ -212,11 +283,12 @@ export function DataGrid({
     scrollToRow(next.r);
   };
 
-  const partial = !exportAll && source.kept < source.total;
+  const wholeExport = current ? undefined : exportAll;
+  const partial = !wholeExport && source.kept < source.total;
   const exportAs = async (format: 'csv' | 'xlsx' | 'parquet') => {
     try {
-      if (format === 'csv' && exportAll) {
-        const f = await exportAll();
+      if (format === 'csv' && wholeExport) {
+        const f = await wholeExport();
         if (f) notify('info', `Saved ${rowsText(f.rows)} to ${f.path}`);
         return;
       }
@@ -234,8 +306,9 @@ export function DataGrid({
       <div className="grid__bar">
         <span className="grid__count" data-testid="grid-count">
           {rowsText(source.total)}
+          {current && current.view.filters.length > 0 && ` of ${formatCount(current.info.heldOnly ? base.kept : current.info.of)}`}
           {source.kept < source.total && ` · first ${formatCount(source.kept)} kept`}
-          {source.elapsedMs !== undefined && ` · ${Math.round(source.elapsedMs)} ms`}
+          {!current && source.elapsedMs !== undefined && ` · ${Math.round(source.elapsedMs)} ms`}
         </span>
         <span className="grid__tools">
           {tools}
@@ -247,7 +320,7 @@ export function DataGrid({
             className="chip"
             onClick={() => void exportAs('csv')}
             title={
-              exportAll
+              wholeExport
                 ? `Export all ${rowsText(source.total)} as CSV`
                 : partial
                   ? `Only the ${formatCount(source.kept)} rows held are written; the query produced ${formatCount(source.total)}. Narrow or aggregate the query to export them all.`
@@ -264,6 +337,38 @@ export function DataGrid({
           </button>
         </span>
       </div>
+      {(!isEmptyView(view) || viewError) && (
+        <div className="grid__view" data-testid="grid-view" aria-live="polite">
+          <span>
+            {viewError
+              ? `Could not sort or filter: ${viewError}`
+              : pendingView
+                ? 'Sorting and filtering…'
+                : viewWords(view, current?.info, base)}
+          </span>
+          <button type="button" className="chip" onClick={() => setView(NO_VIEW)}>
+            <Icon name="x" size={12} /> Clear sort and filters
+          </button>
+        </div>
+      )}
+      {panel !== null && columnAt(base, panel) && (
+        <ColumnPanel
+          key={panel}
+          id={`${gridId}-panel`}
+          column={columnAt(base, panel)!}
+          numeric={isNumericType(columnAt(base, panel)!.type)}
+          filters={view.filters.filter((f) => f.column === panel)}
+          summary={summary?.ref === source.ref ? summary.data?.columns?.find((c) => c.column === panel) : undefined}
+          summaryError={summary?.ref === source.ref ? summary.error : undefined}
+          scope={summary?.ref === source.ref && summary.data ? { rows: summary.data.rows, total: current?.info.heldOnly ? base.total : summary.data.total, partial: summary.data.partial || !!current?.info.heldOnly } : undefined}
+          onApply={(fs: ColumnFilter[]) => setView((v) => withFilters(v, panel, fs))}
+          onClose={() => {
+            const name = panel;
+            setPanel(null);
+            document.getElementById(`${gridId}-col-${columnIndex(base, name)}`)?.focus();
+          }}
+        />
+      )}
       <div
         ref={scroller}
         className="grid__scroll"
@@ -279,12 +384,39 @@ export function DataGrid({
         <div style={{ width: innerWidth, minWidth: '100%' }}>
           <div className="grid__head" role="row" style={{ gridTemplateColumns: template }}>
             <span className="grid__gutter" />
-            {source.columns.map((c) => (
-              <span key={c.name} className="grid__th" role="columnheader" title={`${c.name} · ${c.type}`}>
-                <span className="grid__th-name">{c.name}</span>
-                <span className="grid__th-type">{shortType(c.type)}</span>
-              </span>
-            ))}
+            {source.columns.map((c, i) => {
+              const sort = ariaSort(view, c.name);
+              const filtered = view.filters.some((f) => f.column === c.name);
+              return (
+                <span key={c.name} className="grid__th" role="columnheader" aria-sort={sort} title={`${c.name} · ${c.type}`}>
+                  <button
+                    type="button"
+                    className="grid__sort"
+                    onClick={() => setView((v) => nextSort(v, c.name))}
+                    aria-label={`${c.name}, ${sortWords[sort]}: sort ${sort === 'none' ? 'ascending' : sort === 'ascending' ? 'descending' : 'off'}`}
+                  >
+                    <span className="grid__th-name">{c.name}</span>
+                    <span className="grid__th-arrow" aria-hidden="true">
+                      {sort === 'ascending' ? '▲' : sort === 'descending' ? '▼' : ''}
+                    </span>
+                  </button>
+                  <span className="grid__th-type">{shortType(c.type)}</span>
+                  <button
+                    type="button"
+                    id={`${gridId}-col-${i}`}
+                    className={filtered ? 'grid__colbtn grid__colbtn--on' : 'grid__colbtn'}
+                    aria-label={`${c.name}: summary and filter${filtered ? ' (filtered)' : ''}`}
+                    aria-haspopup="dialog"
+                    aria-expanded={panel === c.name}
+                    aria-controls={panel === c.name ? `${gridId}-panel` : undefined}
+                    title={`Summary and filter of ${c.name}`}
+                    onClick={() => setPanel((p) => (p === c.name ? null : c.name))}
+                  >
+                    <Icon name="filter" size={12} />
+                  </button>
+                </span>
+              );
+            })}
           </div>
           {/* The visible rows, stacked in one block placed at the viewport. */}
           <div style={{ height: win.contentHeight, position: 'relative' }}>
@@ -332,6 +464,31 @@ export function DataGrid({
       {failed && <div className="grid__note grid__note--error">Could not fetch rows: {failed}</div>}
     </div>
   );
+}
+
+const sortWords = { ascending: 'sorted ascending', descending: 'sorted descending', none: 'not sorted' } as const;
+
+function columnAt(s: GridSource, name: string) {
+  return s.columns.find((c) => c.name === name);
+}
+
+function columnIndex(s: GridSource, name: string): number {
+  return s.columns.findIndex((c) => c.name === name);
+}
+
+/**
+ * What the view did, in words: "Sorted by amount, descending · amount ≥ 10 —
+ * over all 2,059 rows", or, when only the held rows could be viewed, that
+ * it covers those only.
+ */
+export function viewWords(v: GridView, info: ViewedResult | undefined, base: Pick<GridSource, 'kept' | 'total'>): string {
+  const parts: string[] = [];
+  for (const s of v.sort) parts.push(`Sorted by ${s.column}, ${s.desc ? 'descending' : 'ascending'}`);
+  if (v.filters.length) parts.push(`Filtered: ${describeFilters(v.filters)}`);
+  let scope = '';
+  if (info?.heldOnly) scope = ` — only the ${formatCount(base.kept)} rows held, not all ${formatCount(base.total)} the query produced`;
+  else if (info) scope = ` — over all ${rowsText(info.of)}`;
+  return parts.join(' · ') + scope;
 }
 
 /** "1,000 of 2,059 rows": what an export of held rows writes. */
@@ -397,8 +554,8 @@ export function isTimeType(t: string): boolean {
 }
 
 function columnWidth(c: { name: string; type: string }): number {
-  // Room for the name and the type label beside it.
-  const byName = Math.ceil(c.name.length * 7.6 + shortType(c.type).length * 6.2 + 36);
+  // Room for the name, the sort arrow, the type label and the filter button.
+  const byName = Math.ceil(c.name.length * 7.6 + shortType(c.type).length * 6.2 + 36 + 34);
   const byType = isNumericType(c.type) ? 110 : isTimeType(c.type) ? 170 : 180;
   return Math.min(320, Math.max(90, byName, byType));
 }

@@ -6,6 +6,7 @@
 import { useMemo } from 'react';
 import { useStoreApi, type View } from '../store';
 import { ask, cancelRun, deleteChat, dismissAskError, giveFeedback, openChat, openReport, refreshReport, renameChat, retry } from './chats';
+import { editChart, resetChart } from './charts';
 import { askAbout, refreshConnections, removeConnection, testSaved } from './connections';
 import {
   cancelLoad,
@@ -36,6 +37,7 @@ import {
 } from './console';
 import { focusComposer, show } from './view';
 
+export * from './charts';
 export * from './chats';
 export * from './connections';
 export * from './console';
@@ -68,6 +70,8 @@ export function useActions() {
       renameChat: (id: string, name: string) => renameChat(store, id, name),
       deleteChat: (id: string) => deleteChat(store, id),
       ask: (q: string) => ask(store, q),
+      editChart: (chatId: string, runId: string, callId: string, spec: string, title: string) => editChart(store, chatId, runId, callId, spec, title),
+      resetChart: (chatId: string, runId: string, callId: string) => resetChart(store, chatId, runId, callId),
       cancelRun: (chatId: string | null) => cancelRun(store, chatId),
       retry: (chatId: string) => retry(store, chatId),
       buildSandbox: (offline?: boolean) => buildSandbox(store, offline),
