@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/loupeapp/loupe/agent"
 	"github.com/loupeapp/loupe/agent/llm"
 	"github.com/loupeapp/loupe/agent/llm/fake"
 	"github.com/loupeapp/loupe/app"
@@ -145,7 +146,7 @@ func TestQueryHistoryKeepsEveryConsoleQuery(t *testing.T) {
 func TestSearchChatsFindsAnswerText(t *testing.T) {
 	e := newEnv(t, setup{respond: func(r fake.Request) fake.Turn {
 		for _, m := range r.Messages {
-			if m.Role == llm.User && strings.Contains(m.Content, "customers") {
+			if m.Role == llm.User && strings.Contains(agent.UserWords(m.Content), "customers") {
 				return fake.Text("There are many customers.")
 			}
 		}
