@@ -341,6 +341,10 @@ func putInPlace(ctx context.Context, c *duckdb.Conn, ds []catalog.Dataset) ([]ca
 		if err := catalog.KeepNotes(ctx, c, d); err != nil {
 			return nil, err
 		}
+		// Deleted first: see catalog.Put.
+		if err := catalog.Delete(ctx, c, final); err != nil {
+			return nil, err
+		}
 		if err := catalog.Put(ctx, c, *d); err != nil {
 			return nil, err
 		}
