@@ -49,11 +49,8 @@ func DescribeRel(ctx context.Context, c Conn, rel string) ([]Column, error) {
 // no query names the dataset's thousands of columns at once: a query
 // through the view that joins the parts binds every column of it, which
 // is what makes a very wide dataset slow. The report's columns are the
-// parts' in order; Rows is the first part's count. When after is not
-// nil it is called after each part but the last is profiled, with the
-// part's index (the wide loader frees there what DuckDB read of the
-// parts); an error from it ends the profile with that error.
-func ProfileParts(ctx context.Context, c Conn, rels []string, budget time.Duration, after func(i int) error) (Report, error) {
+// parts' in order; Rows is the first part's count.
+func ProfileParts(ctx context.Context, c Conn, rels []string, budget time.Duration) (Report, error) {
 	var r Report
 	parts := make([][]Column, len(rels))
 	for i, rel := range rels {
@@ -76,12 +73,6 @@ func ProfileParts(ctx context.Context, c Conn, rels []string, budget time.Durati
 	defer cancel()
 	for i, rel := range rels {
 		r.profileColumns(bctx, c, rel, parts[i])
-		if after == nil || i == len(rels)-1 || bctx.Err() != nil {
-			continue
-		}
-		if err := after(i); err != nil {
-			return Report{}, err
-		}
 	}
 	if err := ctx.Err(); err != nil {
 		return Report{}, err

@@ -64,10 +64,6 @@ const (
 	// write against 109 s part by part (one paired run at load average
 	// 20), for the same peak (0.32-0.33 GB).
 	wideCheckpoint = 4
-	// wideProfileReopen is how many parts are profiled between two
-	// reopenings of the database (see reopenSide): reading a part's
-	// columns loads them, and they stay loaded while it is attached.
-	wideProfileReopen = 10
 	// wideSuffix ends the name of a wide dataset's database file.
 	wideSuffix = ".wide.duckdb"
 	// wideTmpPrefix starts the name of the folder of a load's parts.
@@ -338,12 +334,7 @@ func profileDataset(ctx context.Context, c *duckdb.Conn, d catalog.Dataset, budg
 	if err != nil {
 		return catalog.Report{}, err
 	}
-	return catalog.ProfileParts(ctx, c, rels, budget, func(i int) error {
-		if i%wideProfileReopen != wideProfileReopen-1 {
-			return nil
-		}
-		return reopenSide(ctx, c, d)
-	})
+	return catalog.ProfileParts(ctx, c, rels, budget)
 }
 
 // wideLayout reports whether src is to be loaded in the wide layout: a
