@@ -28,10 +28,11 @@ import (
 // wideLayoutColumns is therefore stored in parts: Loupe cuts the file into files of at most
 // wideSlice columns, and DuckDB reads each (sniffing its types as for any
 // file) into a table of its own in a database file of the dataset's own
-// (wideSuffix, in the import folder, with wideBlockSize blocks),
-// written out every wideCheckpoint parts, so that what DuckDB holds at
-// once is a few parts' worth (and its metadata of the columns, ~8 KB
-// a column). The dataset is a view in the workspace
+// (wideSuffix, in the import folder, with wideBlockSize blocks and
+// wideStorageVersion), written out every wideCheckpoint parts, so that
+// what DuckDB holds at once is a few parts' worth (and what it built
+// for the columns written, which reopenSide frees once they all are).
+// The dataset is a view in the workspace
 // that puts the parts side by side (POSITIONAL JOIN: every part has the
 // file's rows, in the file's order), under the dataset's name: the agent,
 // the console and the profile see one table (the profile reads the parts,
