@@ -73,7 +73,7 @@ func (l Limits) settings() []string {
 		// Memory DuckDB frees (a finished statement's, a detached
 		// database's) otherwise stays with its allocator until a
 		// worker thread happens to flush it: a wide load detaches the
-		// database it wrote to free 0.15 GB (see data/load's wide.go).
+		// database it wrote to free 0.05-0.1 GB (see data/load's wide.go).
 		"SET allocator_background_threads = true",
 	}
 }

@@ -199,7 +199,7 @@ func (l *Loader) writeParts(ctx context.Context, c *duckdb.Conn, src *source, d 
 
 // reopenSide detaches the database of d, its parts written, and
 // attaches it again, on c. What DuckDB built in memory as it wrote and
-// checkpointed the parts is freed only with the database (0.15 GB at
+// checkpointed the parts is freed only with the database (0.05-0.1 GB at
 // 30,000 columns); attached anew it holds their catalog (~0.03 GB) and
 // reads a part's columns when a query asks for them. DuckDB's allocator
 // returns the memory to the system in the background (see duck.Limits).
