@@ -182,9 +182,20 @@ func Ensure(ctx context.Context, c Conn) error {
 	return nil
 }
 
-// Put stores d, replacing any record with the same name.
+// Put stores d, replacing any record with the same name. A new name is
+// inserted plainly: DuckDB's INSERT OR REPLACE holds several copies of
+// the record while it looks for the conflict (a 6 MB record, the
+// columns of a 30,000-column file, took 60 MB against 20 MB), so a
+// caller replacing a large record in a transaction deletes it first.
 func Put(ctx context.Context, c Conn, d Dataset) error {
-	return store(ctx, c, "INSERT OR REPLACE", d)
+	taken, err := Taken(ctx, c, d.Name)
+	if err != nil {
+		return err
+	}
+	if taken {
+		return store(ctx, c, "INSERT OR REPLACE", d)
+	}
+	return store(ctx, c, "INSERT", d)
 }
 
 // Insert stores d, which no record is called yet (the caller has just
@@ -237,11 +248,39 @@ func List(ctx context.Context, db *sql.DB) ([]Dataset, error) {
 	return listWhere(ctx, db, "")
 }
 
-// Attached returns the datasets that read an attached database file
-// (Attach set), ordered by name. Only their records are decoded, found by
-// their attach column, so the others' text is not read.
-func Attached(ctx context.Context, db *sql.DB) ([]Dataset, error) {
-	return listWhere(ctx, db, `WHERE attach <> ''`)
+// Attachment is what opening a workspace needs of a dataset that reads
+// an attached database file: its name, source, file and alias.
+type Attachment struct {
+	Name   string `json:"name"`
+	Source string `json:"source"`
+	Staged string `json:"staged"`
+	Attach string `json:"attach"`
+}
+
+// Attached returns the attachments of the datasets that read an attached
+// database file (Attach set), ordered by name. Only their records are
+// read, found by their attach column, and of each only these fields are
+// decoded: the record of a wide dataset holds tens of thousands of
+// columns (6 MB of JSON at 30,000), which an open has no use for.
+func Attached(ctx context.Context, db *sql.DB) ([]Attachment, error) {
+	rows, err := db.QueryContext(ctx, `SELECT info FROM _loupe.datasets WHERE attach <> '' ORDER BY name`)
+	if err != nil {
+		return nil, fmt.Errorf("list attached datasets: %w", err)
+	}
+	defer rows.Close()
+	var out []Attachment
+	for rows.Next() {
+		var raw string
+		if err := rows.Scan(&raw); err != nil {
+			return nil, fmt.Errorf("list attached datasets: %w", err)
+		}
+		var a Attachment
+		if err := json.Unmarshal([]byte(raw), &a); err != nil {
+			return nil, fmt.Errorf("decode dataset record: %w", err)
+		}
+		out = append(out, a)
+	}
+	return out, rows.Err()
 }
 
 // Unprofiled returns the datasets whose records are not marked Profiled,

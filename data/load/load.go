@@ -368,14 +368,17 @@ func putInPlace(ctx context.Context, c *duckdb.Conn, ds []catalog.Dataset) ([]ca
 			return nil, fmt.Errorf("put %s in place: %w", final, err)
 		}
 		d.Name = final
-		store := catalog.Insert
 		if found {
-			store = catalog.Put
 			if old.Source == d.Source && old.Part == d.Part {
 				catalog.CarryNotes(old, d) // a reload keeps the user's notes
 			}
+			// Deleted, then inserted: replacing a large record in place
+			// costs DuckDB several copies of it (see catalog.Put).
+			if err := catalog.Delete(ctx, c, final); err != nil {
+				return nil, err
+			}
 		}
-		if err := store(ctx, c, *d); err != nil {
+		if err := catalog.Insert(ctx, c, *d); err != nil {
 			return nil, err
 		}
 	}

@@ -140,7 +140,7 @@ func Open(ctx context.Context, dir string) (*Workspace, error) {
 // attachments do not outlive the process. A file that has gone missing
 // leaves its datasets failing with DuckDB's error until they are
 // reloaded or removed.
-func reattach(ctx context.Context, eng *duck.Engine, ds []catalog.Dataset) error {
+func reattach(ctx context.Context, eng *duck.Engine, ds []catalog.Attachment) error {
 	done := map[string]bool{}
 	for _, d := range ds {
 		if d.Attach == "" || done[d.Attach] {
@@ -161,7 +161,7 @@ func reattach(ctx context.Context, eng *duck.Engine, ds []catalog.Dataset) error
 // sweepWide removes the database files of wide datasets (see
 // load.SweepWide) that none of ds, the datasets that read an attached
 // database, reads.
-func sweepWide(eng *duck.Engine, ds []catalog.Dataset) error {
+func sweepWide(eng *duck.Engine, ds []catalog.Attachment) error {
 	keep := make(map[string]bool, len(ds))
 	for _, d := range ds {
 		keep[d.Staged] = true
