@@ -86,10 +86,11 @@ func traces(t *testing.T, dir string) []string {
 // rounds): the load peaks at 225-312 MB for 10,000 columns (before
 // 250-313) and 342-476 MB for 30,000 (before 510-561); at load 7,
 // where DuckDB's threads run side by side, 469-506 MB (before 520-535)
-// and 10,000 columns 329 MB. The loupe process itself takes ~0.1 GB
+// and 10,000 columns 329 MB; on an idle machine (load 2) higher still:
+// 412-473 MB and 578-630 MB. The loupe process itself takes ~0.1 GB
 // before it reads anything. The load bounds are the highest figures
-// and ~25% more: they catch a return to gigabytes, not tens of MB, on a
-// machine this noisy. The `loupe sql` peaks vary less: 126-147 MB and
+// (the idle machine's) and ~25% more: they catch a return to gigabytes,
+// not tens of MB, on a machine this noisy. The `loupe sql` peaks vary less: 126-147 MB and
 // 183-214 MB (before 162-167 and 310-332 MB, the old storage format):
 // the 30,000-column bound catches that format. With DuckDB's memory
 // limit at 64 MB the load fails at once with a message that names the
@@ -111,9 +112,9 @@ func TestLoadWideFileBoundedMemory(t *testing.T) {
 		sql   int64  // peak RSS of a loupe sql on the dataset allowed
 		fails bool
 	}{
-		{10000, "", 410 << 20, 185 << 20, false},
-		{30000, "", 640 << 20, 270 << 20, false},
-		{30000, "128MB", 640 << 20, 270 << 20, false}, // the limit covers the buffer pool, not every allocation
+		{10000, "", 590 << 20, 185 << 20, false},
+		{30000, "", 790 << 20, 270 << 20, false},
+		{30000, "128MB", 790 << 20, 270 << 20, false}, // the limit covers the buffer pool, not every allocation
 		{30000, "64MB", 256 << 20, 0, true},
 	}
 	for _, tc := range tests {
