@@ -16,6 +16,14 @@ var citeGroup = regexp.MustCompile(`(?i)[\[(]\s*((?:[qc]\d+)(?:\s*(?:,|;|&|and)\
 
 var citeRef = regexp.MustCompile(`(?i)[qc]\d+`)
 
+// removedCite marks where a citation naming nothing was, so that a word
+// joining it to the citation before ("[q3] and [q9].") goes with it.
+const removedCite = "\x00"
+
+// danglingCite is a removed citation joined by "and", "or", "&" or a comma
+// and followed by the sentence's end: the joining word goes too.
+var danglingCite = regexp.MustCompile(`(?i)(?:\s*,|\s+(?:and|or|&))?\s*\x00([.;:!?)]|$)`)
+
 // cite rewrites every citation in the body into words a reader follows —
 // "(Figure 2; Table 1; query q3)", numbered as the report shows its charts
 // and tables — and removes, with a notice, refs the exploration does not
@@ -41,7 +49,7 @@ func (c *composer) cite(lines []string) []string {
 				}
 			}
 			if len(words) == 0 {
-				return ""
+				return removedCite
 			}
 			cited := "(" + strings.Join(words, "; ") + ")"
 			if strings.HasSuffix(m, "(") { // "(q1)(" — keep what followed
@@ -50,6 +58,8 @@ func (c *composer) cite(lines []string) []string {
 			return cited
 		})
 		if out != l {
+			out = danglingCite.ReplaceAllString(out, "$1")
+			out = strings.ReplaceAll(strings.ReplaceAll(out, " "+removedCite, ""), removedCite, "")
 			out = spaceBeforePunct.ReplaceAllString(out, "$1")
 			lines[i] = strings.TrimRight(out, " ")
 		}
