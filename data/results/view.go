@@ -251,7 +251,9 @@ func (v View) SQL(inner string, cols []query.Column) (string, error) {
 }
 
 // Number is a numeric cell's value: the JSON-ready numbers of
-// data/query, and huge integers and exact decimals kept as text.
+// data/query, and huge integers and exact decimals kept as text (text
+// that reads as NaN or infinity is not a number). Every reader of result
+// cells as numbers (sorting, summaries, charts, finding checks) uses it.
 func Number(v any) (float64, bool) {
 	switch x := v.(type) {
 	case float64:
@@ -272,9 +274,9 @@ func Number(v any) (float64, bool) {
 		return float64(x), true
 	case int:
 		return float64(x), true
-	case string:
+	case string: // huge integers and exact decimals arrive as text
 		n, err := strconv.ParseFloat(x, 64)
-		return n, err == nil && !math.IsNaN(n)
+		return n, err == nil && !math.IsNaN(n) && !math.IsInf(n, 0)
 	}
 	return 0, false
 }

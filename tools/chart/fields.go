@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 
+	"github.com/loupeapp/loupe/data/results"
 	targs "github.com/loupeapp/loupe/tools/args"
 )
 
@@ -458,7 +458,7 @@ func temporalProblem(u use, c column, rows [][]any, example string) string {
 	case catNumber:
 		top := 0.0
 		for _, r := range rows {
-			if f, ok := toFloat(r[c.idx]); ok {
+			if f, ok := results.Number(r[c.idx]); ok {
 				top = max(top, f)
 				top = max(top, -f)
 			}
@@ -508,31 +508,6 @@ func exampleValue(rows [][]any, idx int) string {
 		}
 	}
 	return ""
-}
-
-func toFloat(v any) (float64, bool) {
-	switch x := v.(type) {
-	case int64:
-		return float64(x), true
-	case int32:
-		return float64(x), true
-	case int16:
-		return float64(x), true
-	case int8:
-		return float64(x), true
-	case uint8:
-		return float64(x), true
-	case uint16:
-		return float64(x), true
-	case uint32:
-		return float64(x), true
-	case float64:
-		return x, true
-	case string:
-		f, err := strconv.ParseFloat(x, 64)
-		return f, err == nil
-	}
-	return 0, false
 }
 
 // Vega-Lite reads "." and "[]" in a field name as a path into nested

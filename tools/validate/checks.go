@@ -12,6 +12,7 @@ import (
 
 	"github.com/loupeapp/loupe/data/duck"
 	"github.com/loupeapp/loupe/data/query"
+	"github.com/loupeapp/loupe/data/results"
 )
 
 // Verdicts.
@@ -237,7 +238,7 @@ func compare(a args, res *query.Result, keys []int, measure int, p *parsed) (*Co
 	vals := map[string]float64{}
 	var order []string
 	for _, r := range res.Rows {
-		f, ok := toFloat(r[measure])
+		f, ok := results.Number(r[measure])
 		if !ok {
 			continue
 		}
@@ -456,7 +457,7 @@ func outliers(res *query.Result, keys []int, measure int, aggregate bool, cmp *C
 		}
 		var vals []float64
 		for _, r := range res.Rows {
-			if f, ok := toFloat(r[i]); ok {
+			if f, ok := results.Number(r[i]); ok {
 				vals = append(vals, f)
 			}
 		}
@@ -470,7 +471,7 @@ func outliers(res *query.Result, keys []int, measure int, aggregate bool, cmp *C
 		lo, hi := q1-1.5*(q3-q1), q3+1.5*(q3-q1)
 		var out []string
 		for ri, r := range res.Rows {
-			f, ok := toFloat(r[i])
+			f, ok := results.Number(r[i])
 			if !ok || (f >= lo && f <= hi) {
 				continue
 			}
@@ -640,7 +641,7 @@ func simpson(by string, cells *query.Result, key, measure int, cmp *Comparison) 
 		if k != cmp.A && k != cmp.B {
 			continue
 		}
-		f, ok := toFloat(r[measure])
+		f, ok := results.Number(r[measure])
 		if !ok {
 			continue
 		}
@@ -770,33 +771,8 @@ func keyText(v any) string {
 	return fmt.Sprint(v)
 }
 
-func toFloat(v any) (float64, bool) {
-	switch x := v.(type) {
-	case float64:
-		return x, true
-	case int64:
-		return float64(x), true
-	case int32:
-		return float64(x), true
-	case int16:
-		return float64(x), true
-	case int8:
-		return float64(x), true
-	case uint8:
-		return float64(x), true
-	case uint16:
-		return float64(x), true
-	case uint32:
-		return float64(x), true
-	case string: // huge integers arrive as text
-		f, err := strconv.ParseFloat(x, 64)
-		return f, err == nil && !math.IsNaN(f) && !math.IsInf(f, 0)
-	}
-	return 0, false
-}
-
 func toInt(v any) int64 {
-	f, _ := toFloat(v)
+	f, _ := results.Number(v)
 	return int64(f)
 }
 
