@@ -56,6 +56,14 @@ func (a *App) RefreshReport(chatID, runID string) (*Report, error) {
 	return view, wrap(err)
 }
 
+// CancelRefresh stops the refresh of the conversation's report within a
+// second, if one is going: RefreshReport then fails with code "canceled"
+// and no new version is kept. Nothing going is not an error.
+func (a *App) CancelRefresh(chatID string) error {
+	a.s.CancelRefresh(chatID)
+	return nil
+}
+
 // ReportVersions lists the versions of the conversation's report, oldest
 // first.
 func (a *App) ReportVersions(chatID string) ([]ReportVersion, error) {

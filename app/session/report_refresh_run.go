@@ -18,6 +18,10 @@ import (
 // RefreshKey is the Runs key of a conversation's report being refreshed.
 func RefreshKey(chatID string) string { return "refresh:" + chatID }
 
+// CancelRefresh stops the refresh of chatID's report, if one is going:
+// RefreshRunReport then returns CodeCanceled and keeps no new version.
+func (s *Session) CancelRefresh(chatID string) { s.Runs.Cancel(RefreshKey(chatID)) }
+
 // errSchemaProse: at the schema privacy level no value goes to the model,
 // and the paragraph about what changed is about values.
 var errSchemaProse = errors.New("at the schema privacy level the model sees no values, so Loupe words the changes itself")

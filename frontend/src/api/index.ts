@@ -232,6 +232,8 @@ export const exportReport = (runId: string, format: ExportFormat): Promise<strin
  * again), redraws its charts and keeps the result as a new version opening with "What changed".
  */
 export const refreshReport = (chatId: string, runId: string): Promise<Report> => call('RefreshReport', chatId, runId);
+/** Stops the refresh of the conversation's report within a second (refreshReport rejects with code "canceled"). */
+export const cancelRefresh = (chatId: string): Promise<void> => call('CancelRefresh', chatId);
 /** The versions of the conversation's report, oldest first. */
 export const reportVersions = (chatId: string): Promise<ReportVersion[]> => call('ReportVersions', chatId);
 /** Version n (from 1) of the conversation's report. */

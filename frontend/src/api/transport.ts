@@ -18,6 +18,7 @@ export const METHODS = [
   'CancelConsoleSQL',
   'CancelImport',
   'CancelLoad',
+  'CancelRefresh',
   'CancelSQL',
   'CancelSandboxBuild',
   'ChartRendered',

@@ -102,6 +102,7 @@ function build() {
     getReport: vi.fn<typeof Api.getReport>(async () => null),
     exportReport: vi.fn<typeof Api.exportReport>(async () => null),
     refreshReport: vi.fn<typeof Api.refreshReport>(),
+    cancelRefresh: vi.fn<typeof Api.cancelRefresh>(async () => undefined),
     reportVersions: vi.fn<typeof Api.reportVersions>(async () => []),
     getReportVersion: vi.fn<typeof Api.getReportVersion>(),
     diffReportVersions: vi.fn<typeof Api.diffReportVersions>(),

@@ -51,6 +51,20 @@ describe('ReportVersions', () => {
     await waitFor(() => expect(store.get().notices.at(-1)?.message).toBe('Could not refresh the report: This answer has no report to refresh.'));
   });
 
+  it('stops a refresh on Stop, and says the report is as it was', async () => {
+    let reject: (e: unknown) => void = () => undefined;
+    fake.refreshReport.mockImplementation(() => new Promise<Report>((_, r) => (reject = r)));
+    fake.cancelRefresh.mockImplementation(async () => reject(new FakeApiError('canceled', 'Stopped.', '')));
+    const { store } = renderWithStore(<ReportVersions chatId="c1" runId="r1" report={report('# T')} busy={false} />);
+    expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Refresh on current data' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Stop' }));
+    expect(fake.cancelRefresh).toHaveBeenCalledWith('c1');
+    await waitFor(() => expect(store.get().notices.at(-1)?.message).toBe('Stopped the refresh: the report is as it was'));
+    expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Refresh on current data' })).toBeEnabled();
+  });
+
   it('does not refresh while the report is being written', async () => {
     fake.reportVersions.mockResolvedValue([v(1, 'written')]);
     renderWithStore(<ReportVersions chatId="c1" runId="r1" report={report('# T')} busy />);

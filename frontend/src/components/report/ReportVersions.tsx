@@ -44,10 +44,17 @@ export function ReportVersions({ chatId, runId, report, busy }: { chatId: string
       a.notify('info', 'Refreshed the report on the current data: see “What changed” at its top');
     } catch (err) {
       const p = problemOf(err);
-      a.notify('error', `Could not refresh the report: ${p.message}`, p.hint);
+      if (p.code === 'canceled') a.notify('info', 'Stopped the refresh: the report is as it was');
+      else a.notify('error', `Could not refresh the report: ${p.message}`, p.hint);
     } finally {
       setRefreshing(false);
     }
+  };
+  const stop = () => {
+    api.cancelRefresh(chatId).catch((err) => {
+      const p = problemOf(err);
+      a.notify('error', `Could not stop the refresh: ${p.message}`, p.hint);
+    });
   };
   const compare = async () => {
     const [x, y] = picked;
@@ -76,6 +83,11 @@ export function ReportVersions({ chatId, runId, report, busy }: { chatId: string
         {refreshing ? <span className="spinner spinner--small" /> : <Icon name="refresh" size={14} />}
         {refreshing ? ' Refreshing…' : ' Refresh on current data'}
       </button>
+      {refreshing && (
+        <button type="button" className="button button--ghost button--small" onClick={stop}>
+          <Icon name="stop" size={14} /> Stop
+        </button>
+      )}
       {versions.length > 0 && (
         <details className="report-versions__menu">
           <summary>
