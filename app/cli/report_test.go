@@ -109,8 +109,10 @@ func TestReportRefreshAfterTheCSVChanged(t *testing.T) {
 
 	// A paragraph with a number that is not among the changes is refused.
 	writeFile(t, filepath.Dir(csv), "sales.csv", "region,amount\nnorth,11\nsouth,31\nnorth,9\n")
-	code, out, errs = run(t, "", "report", "refresh", "--workspace", ws, "--base-url", srv.OllamaURL(), "--model", "qwen3:8b", "--chat", chat, "--out", filepath.Join(t.TempDir(), "v4"))
-	if code != ExitOK || strings.Contains(out, "99") || !strings.Contains(out, "q1, north, total: 19 → 20") ||
+	v4 := filepath.Join(t.TempDir(), "v4")
+	code, out, errs = run(t, "", "report", "refresh", "--workspace", ws, "--base-url", srv.OllamaURL(), "--model", "qwen3:8b", "--chat", chat, "--out", v4)
+	// The folder's name is random and may hold "99" itself.
+	if code != ExitOK || strings.Contains(strings.ReplaceAll(out, v4, ""), "99") || !strings.Contains(out, "q1, north, total: 19 → 20") ||
 		!strings.Contains(errs, "was not used") || !strings.Contains(errs, "(99)") {
 		t.Fatalf("refresh with a paragraph of invented numbers: %d\n%s\n%s", code, out, errs)
 	}
