@@ -100,10 +100,10 @@ start() {
   retries=${retries:-0}
   log="$shots/$name.log" png="$shots/$name.png" wid=""
   ws="$scratch/$name/workspace"
-  mkdir -p "$ws" "$scratch/$name/config"
+  mkdir -p "$ws" "$scratch/$name/config" "$scratch/$name/data"
   rm -f "$png"
   t0=$(date +%s%3N)
-  env LOUPE_WORKSPACE="$ws" LOUPE_CONFIG_DIR="$scratch/$name/config" "$@" "$binary" >"$log" 2>&1 &
+  env LOUPE_WORKSPACE="$ws" LOUPE_CONFIG_DIR="$scratch/$name/config" XDG_DATA_HOME="$scratch/$name/data" "$@" "$binary" >"$log" 2>&1 &
   pid=$! app_pid=$!
   begin=$SECONDS
 
