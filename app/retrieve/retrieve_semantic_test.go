@@ -214,17 +214,17 @@ func TestSemanticBoostFallsBack(t *testing.T) {
 	}
 }
 
-// TestRetrieveDefogSemantic measures the boost of the fake embedding model
-// (a bag of words, weaker than the text index alone) on the defog
-// questions: fused, recall@10 must stay at the text ranking's level.
-func TestRetrieveDefogSemantic(t *testing.T) {
+// semanticIndex is l's text index with the fake embedding model's index
+// beside it, synced with l's datasets; the fake server counts what it
+// embedded. The index is closed when the test ends.
+func semanticIndex(t *testing.T, l *indextest.Loaded) (*index.Index, *index.Semantic, *provider.Embedder, *fake.Server) {
+	t.Helper()
 	ctx := context.Background()
-	l, testdata := loadDefog(t)
 	idx, err := index.Open(l.WS.Engine.Dir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer idx.Close()
+	t.Cleanup(func() { idx.Close() })
 	s := fake.Start(t, fake.Options{})
 	emb, err := provider.OpenEmbedder(provider.Config{EmbedModel: "nomic-embed-text", BaseURL: s.OllamaURL(),
 		Logger: slog.New(slog.DiscardHandler)})
@@ -242,6 +242,15 @@ func TestRetrieveDefogSemantic(t *testing.T) {
 	if _, err := sem.Sync(ctx, index.Workspace, index.FromDatasets(ds)); err != nil {
 		t.Fatal(err)
 	}
+	return idx, sem, emb, s
+}
+
+// TestRetrieveDefogSemantic measures the boost of the fake embedding model
+// (a bag of words, weaker than the text index alone) on the defog
+// questions: fused, recall@10 must stay at the text ranking's level.
+func TestRetrieveDefogSemantic(t *testing.T) {
+	l, testdata := loadDefog(t)
+	idx, sem, emb, s := semanticIndex(t, l)
 	for _, file := range []string{"questions_gen_postgres.csv", "instruct_basic_postgres.csv"} {
 		qs, err := indextest.Questions(testdata, file, l.DBs)
 		if err != nil {
@@ -276,30 +285,8 @@ func TestRetrieveDefogSemantic(t *testing.T) {
 // bar is what it reaches, less a margin. A real embedding model is not
 // measured here.
 func TestRetrieveSpiderSemantic(t *testing.T) {
-	ctx := context.Background()
 	l, testdata := loadSpider(t)
-	idx, err := index.Open(l.WS.Engine.Dir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer idx.Close()
-	s := fake.Start(t, fake.Options{})
-	emb, err := provider.OpenEmbedder(provider.Config{EmbedModel: "nomic-embed-text", BaseURL: s.OllamaURL(),
-		Logger: slog.New(slog.DiscardHandler)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sem, err := index.OpenSemantic(ctx, l.WS.Engine, emb)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ds, err := l.WS.Datasets(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := sem.Sync(ctx, index.Workspace, index.FromDatasets(ds)); err != nil {
-		t.Fatal(err)
-	}
+	idx, sem, emb, _ := semanticIndex(t, l)
 	qs, err := indextest.SpiderQuestions(testdata, l.DBs)
 	if err != nil {
 		t.Fatal(err)

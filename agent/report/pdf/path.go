@@ -36,7 +36,9 @@ type pathTokens struct {
 	i int
 }
 
-func (t *pathTokens) skip() {
+// skipSeparators moves past the whitespace and commas between an SVG
+// path's commands and numbers.
+func (t *pathTokens) skipSeparators() {
 	for t.i < len(t.s) && (t.s[t.i] == ' ' || t.s[t.i] == ',' || t.s[t.i] == '\n' || t.s[t.i] == '\t' || t.s[t.i] == '\r') {
 		t.i++
 	}
@@ -44,7 +46,7 @@ func (t *pathTokens) skip() {
 
 // command returns the next command letter, if one is next.
 func (t *pathTokens) command() (byte, bool) {
-	t.skip()
+	t.skipSeparators()
 	if t.i < len(t.s) {
 		c := t.s[t.i]
 		if (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') && c != 'e' && c != 'E' {
@@ -57,7 +59,7 @@ func (t *pathTokens) command() (byte, bool) {
 
 // number reads the next number; ok is false at a command or the end.
 func (t *pathTokens) number() (float64, bool) {
-	t.skip()
+	t.skipSeparators()
 	start := t.i
 	if t.i < len(t.s) && (t.s[t.i] == '-' || t.s[t.i] == '+') {
 		t.i++
@@ -92,7 +94,7 @@ done:
 
 // flag reads an arc flag, which may be written without a separator.
 func (t *pathTokens) flag() (bool, bool) {
-	t.skip()
+	t.skipSeparators()
 	if t.i < len(t.s) && (t.s[t.i] == '0' || t.s[t.i] == '1') {
 		t.i++
 		return t.s[t.i-1] == '1', true
