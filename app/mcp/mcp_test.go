@@ -307,9 +307,17 @@ func TestAskReportResources(t *testing.T) {
 	if res.IsError || !strings.Contains(txt, "status: done") || !strings.Contains(txt, "West leads") || !strings.Contains(txt, "[q1] SQL: "+sql) {
 		t.Fatalf("ask: %s", txt)
 	}
-	w.mu.Lock()
-	got := strings.Join(w.progress, " | ")
-	w.mu.Unlock()
+	// The server sends every notification before its result, but the SDK's
+	// client may hand the last one to the handler after CallTool returned.
+	var got string
+	for deadline := time.Now().Add(2 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		w.mu.Lock()
+		got = strings.Join(w.progress, " | ")
+		w.mu.Unlock()
+		if strings.Contains(got, "Finished") || time.Now().After(deadline) {
+			break
+		}
+	}
 	if !strings.Contains(got, "Running a query") || !strings.Contains(got, "Finished") {
 		t.Errorf("progress: %s", got)
 	}
