@@ -110,7 +110,10 @@ func RemoveDataset(ctx context.Context, ws *workspace.Workspace, name string) er
 		if err := duck.Exec(ctx, c, fmt.Sprintf("DROP %s IF EXISTS %s", objectKind(d), quoteIdent(name))); err != nil {
 			return fmt.Errorf("remove %s: %w", name, err)
 		}
-		return catalog.Delete(ctx, c, name)
+		if err := catalog.Delete(ctx, c, name); err != nil {
+			return err
+		}
+		return catalog.DropReader(ctx, c, d)
 	})
 	if err != nil {
 		return err

@@ -20,8 +20,8 @@ import (
 // the summary columns beside each record (see Summary), 3 the columns
 // staged, attach and profiled, which what runs at every open reads
 // (Attached, Unprofiled, load.SweepCopies) instead of scanning every
-// record's text.
-const Version = 3
+// record's text, 4 the column reader (see Dataset.Reader).
+const Version = 4
 
 // ErrNotFound means no dataset has the name asked for.
 var ErrNotFound = errors.New("no such dataset")
@@ -39,6 +39,10 @@ type Dataset struct {
 	Storage   string    `json:"storage"`          // "table" (copied in) or "view" (reads the file)
 	Staged    string    `json:"staged,omitempty"` // file in the import folder a view or attachment reads
 	Attach    string    `json:"attach,omitempty"` // database alias for duckdb files
+	// Reader is the table macro in schema _loupe a view of a small text
+	// file reads its copy (Staged) through, shared by the files of one
+	// shape (see data/load's viewOver); "" for every other dataset.
+	Reader string `json:"reader,omitempty"`
 	// PartColumns is set for a dataset stored in parts side by side (a
 	// very wide file, see data/load's wide layout): the columns of each
 	// part, table PartName(i) of the database attached as Attach. The

@@ -35,7 +35,7 @@ type Summary struct {
 var summaryColumns = [][2]string{
 	{"kind", "VARCHAR"}, {"rows", "BIGINT"}, {"size_bytes", "BIGINT"}, {"storage", "VARCHAR"}, {"n_columns", "INTEGER"},
 	{"loaded_at", "VARCHAR"}, {"note", "VARCHAR"}, {"comment", "VARCHAR"}, {"warnings", "VARCHAR"},
-	{"staged", "VARCHAR"}, {"attach", "VARCHAR"}, {"profiled", "BOOLEAN"},
+	{"staged", "VARCHAR"}, {"attach", "VARCHAR"}, {"profiled", "BOOLEAN"}, {"reader", "VARCHAR"},
 }
 
 // summaryValues are d's values for summaryColumns.
@@ -49,11 +49,11 @@ func summaryValues(d Dataset) ([]any, error) {
 		warnings = string(b)
 	}
 	return []any{d.Kind, d.Rows, d.SizeBytes, d.Storage, int32(len(d.Columns)),
-		d.LoadedAt.UTC().Format(time.RFC3339Nano), d.Note, d.Comment, warnings, d.Staged, d.Attach, d.Profiled}, nil
+		d.LoadedAt.UTC().Format(time.RFC3339Nano), d.Note, d.Comment, warnings, d.Staged, d.Attach, d.Profiled, d.Reader}, nil
 }
 
-// migrateSummaries adds the summary columns to a catalog of version 1 or
-// 2 and fills them from the records, once.
+// migrateSummaries adds the summary columns to a catalog of version 1,
+// 2 or 3 and fills them from the records, once.
 func migrateSummaries(ctx context.Context, c Conn) error {
 	for _, col := range summaryColumns {
 		if _, err := c.ExecContext(ctx, "ALTER TABLE _loupe.datasets ADD COLUMN IF NOT EXISTS "+col[0]+" "+col[1], nil); err != nil {
@@ -73,6 +73,10 @@ func migrateSummaries(ctx context.Context, c Conn) error {
 		profiled = coalesce((info->>'$.profiled')::BOOLEAN, false) WHERE profiled IS NULL`
 	if _, err := c.ExecContext(ctx, q, nil); err != nil {
 		return fmt.Errorf("catalog: fill the summary columns of version 3: %w", err)
+	}
+	q = `UPDATE _loupe.datasets SET reader = coalesce(info->>'$.reader', '') WHERE reader IS NULL`
+	if _, err := c.ExecContext(ctx, q, nil); err != nil {
+		return fmt.Errorf("catalog: fill the summary columns of version 4: %w", err)
 	}
 	return nil
 }

@@ -337,6 +337,7 @@ func (l *Loader) forget(c *duckdb.Conn, replaced []catalog.Dataset) {
 	for _, old := range replaced {
 		dropCopy(l.eng.ImportDir(), old)
 		l.dropSideOn(context.Background(), c, old)
+		l.dropReaderOn(c, old)
 	}
 }
 
@@ -401,6 +402,7 @@ func (l *Loader) discard(ds []catalog.Dataset) {
 			}
 			dropCopy(l.eng.ImportDir(), d)
 			l.dropSideOn(ctx, c, d)
+			l.dropReaderOn(c, d)
 		}
 		return nil
 	})
@@ -410,8 +412,9 @@ func (l *Loader) discard(ds []catalog.Dataset) {
 }
 
 // Sweep drops the staging tables and views a load killed before it
-// published left behind (see Load). The workspace calls it at open, on
-// its loading connection.
+// published left behind (see Load), and then the readers no dataset
+// reads through (see viewOver). The workspace calls it at open, on its
+// loading connection.
 func Sweep(ctx context.Context, c *duckdb.Conn) error {
 	var names []string
 	q := "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = 'main' AND starts_with(table_name, " + duck.QuoteString(stagePrefix) + ")" +
@@ -424,5 +427,8 @@ func Sweep(ctx context.Context, c *duckdb.Conn) error {
 			return err
 		}
 	}
-	return nil
+	if len(names) == 0 {
+		return nil
+	}
+	return catalog.SweepReaders(ctx, c)
 }

@@ -199,7 +199,7 @@ func (l *Loader) plainStage(ctx context.Context, c *duckdb.Conn, src *source, na
 			return d, copyPath, err
 		}
 	}
-	if err := plainView(ctx, c, d.Name, copyPath, delim); err != nil {
+	if d.Reader, err = plainView(ctx, c, d.Name, copyPath, delim); err != nil {
 		return d, copyPath, err
 	}
 	cols, err := catalog.Describe(ctx, c, d.Name)
@@ -298,8 +298,9 @@ func copyText(ctx context.Context, src, dst string) ([]byte, error) {
 // plainView creates view over the plain file at path (see plainText),
 // in c's transaction: DuckDB's sniffer, given the dialect, detects the
 // header and the types once, and the view reads the file with every
-// option it found, so that no query of the view sniffs again.
-func plainView(ctx context.Context, c *duckdb.Conn, view, path string, delim byte) error {
+// option it found, so that no query of the view sniffs again. It returns
+// the view's reader (see viewOver).
+func plainView(ctx context.Context, c *duckdb.Conn, view, path string, delim byte) (string, error) {
 	d := "','"
 	if delim == '\t' {
 		d = `'\t'`
@@ -307,18 +308,19 @@ func plainView(ctx context.Context, c *duckdb.Conn, view, path string, delim byt
 	var prompt string
 	q := "SELECT Prompt FROM sniff_csv(" + duck.QuoteString(path) + ", delim = " + d + `, quote = '"', escape = '"', ` + noHive + ")"
 	if err := each(ctx, c, q, func(v []any) { prompt = fmt.Sprint(v[0]) }); err != nil {
-		return fmt.Errorf("%w: sniff: %v", errNotPlain, firstLine(duckMsg(err)))
+		return "", fmt.Errorf("%w: sniff: %v", errNotPlain, firstLine(duckMsg(err)))
 	}
 	reader := strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(prompt), "FROM "), ";")
 	if !strings.HasPrefix(reader, "read_csv(") || !strings.Contains(reader, "header=true") {
-		return fmt.Errorf("%w: no header row found (%s)", errNotPlain, reader)
+		return "", fmt.Errorf("%w: no header row found (%s)", errNotPlain, reader)
 	}
 	// An object no record names (none is expected) fails this, and the
 	// table path, which replaces whatever holds the name, takes over.
-	if err := duck.Exec(ctx, c, "CREATE VIEW "+duck.QuoteIdent(view)+" AS SELECT * FROM "+withoutHive(reader)); err != nil {
-		return fmt.Errorf("%w: %v", errNotPlain, firstLine(duckMsg(err)))
+	macro, err := viewOver(ctx, c, view, path, withoutHive(reader))
+	if err != nil {
+		return "", fmt.Errorf("%w: %v", errNotPlain, firstLine(duckMsg(err)))
 	}
-	return nil
+	return macro, nil
 }
 
 // sameNames reports whether cols are named exactly as header, in order,

@@ -90,14 +90,17 @@ func (l *Loader) keepAsView(ctx context.Context, c *duckdb.Conn, src *source, d 
 	if !strings.HasPrefix(reader, "read_csv(") {
 		return nil
 	}
-	reader = withoutHive(reader)
 	view := d.Name + "_view"
-	if err := duck.Exec(ctx, c, "CREATE VIEW "+duck.QuoteIdent(view)+" AS SELECT * FROM "+reader); err != nil {
+	macro, err := viewOver(ctx, c, view, copyPath, withoutHive(reader))
+	if err != nil {
 		return nil //nolint:nilerr // DuckDB cannot read it so: the table stays
 	}
 	same := l.sameRows(ctx, c, d.Name, view, cols)
 	if !same {
-		return duck.Exec(ctx, c, "DROP VIEW "+duck.QuoteIdent(view))
+		if err := duck.Exec(ctx, c, "DROP VIEW "+duck.QuoteIdent(view)); err != nil {
+			return err
+		}
+		return catalog.DropReader(ctx, c, catalog.Dataset{Name: d.Name, Reader: macro})
 	}
 	for _, q := range []string{
 		"DROP TABLE " + duck.QuoteIdent(d.Name),
@@ -108,7 +111,7 @@ func (l *Loader) keepAsView(ctx context.Context, c *duckdb.Conn, src *source, d 
 		}
 	}
 	kept = true
-	d.Storage, d.Staged = "view", copyPath
+	d.Storage, d.Staged, d.Reader = "view", copyPath, macro
 	return nil
 }
 

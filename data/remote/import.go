@@ -166,7 +166,8 @@ func (im *importer) putInPlace(ctx context.Context, c *duckdb.Conn, d *catalog.D
 	if err != nil {
 		return err
 	}
-	if old, ok := existing[im.opt.Table]; ok {
+	old, replacing := existing[im.opt.Table]
+	if replacing {
 		if !im.opt.Replace {
 			return fmt.Errorf("import %s: %w (choose another name, or replace it)", im.opt.Table, ErrExists)
 		}
@@ -181,7 +182,13 @@ func (im *importer) putInPlace(ctx context.Context, c *duckdb.Conn, d *catalog.D
 		return fmt.Errorf("put %s in place: %w", im.opt.Table, err)
 	}
 	d.Name = im.opt.Table
-	return catalog.Put(ctx, c, *d)
+	if err := catalog.Put(ctx, c, *d); err != nil {
+		return err
+	}
+	if replacing {
+		return catalog.DropReader(ctx, c, old)
+	}
+	return nil
 }
 
 // discard drops the import's staging tables, whatever ctx did: it is a

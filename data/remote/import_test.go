@@ -307,3 +307,41 @@ func TestImportFromSQLite(t *testing.T) {
 		t.Fatalf("sum of invoices %v, the file has %v", n, count.Rows[0][0])
 	}
 }
+
+// TestImportReplacingASmallCSVDropsItsReader replaces a small CSV kept as
+// a view (reading its copy through a reader, a table macro of the
+// catalog's schema) by an import of the same name: the reader, which
+// nothing reads through any more, goes with it.
+func TestImportReplacingASmallCSVDropsItsReader(t *testing.T) {
+	ctx := context.Background()
+	w := openWorkspace(t)
+	p := filepath.Join(t.TempDir(), "by_country.csv")
+	if err := os.WriteFile(p, []byte("country,invoices\nItaly,3\nFrance,4\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ds, err := w.Loader.Load(ctx, p, load.Options{})
+	if err != nil || ds[0].Reader == "" {
+		t.Fatalf("load: %v, %+v; want a view through a reader", err, ds)
+	}
+	readers := "SELECT count(*) FROM duckdb_functions() WHERE schema_name = '_loupe' AND function_type = 'table_macro'"
+	if n := one(t, w, readers); n != int64(1) {
+		t.Fatalf("%v readers after the load, want 1", n)
+	}
+	path, _ := filepath.Abs("sqlite/testdata/Chinook_Sqlite.sqlite")
+	src, err := sqlite.Open(ctx, remote.Profile{Name: "c", Kind: remote.SQLite, Path: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	_, err = remote.Import(ctx, w.Engine, src, "SELECT BillingCountry AS country, count(*) AS invoices FROM Invoice GROUP BY 1",
+		remote.ImportOptions{Table: "by_country", Origin: "connection c", MaxRows: 500, Replace: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := one(t, w, readers); n != int64(0) {
+		t.Errorf("%v readers after the import replaced the CSV, want 0", n)
+	}
+	if n := one(t, w, "SELECT count(*) FROM by_country"); n.(int64) < 3 {
+		t.Errorf("%v rows imported", n)
+	}
+}
