@@ -226,6 +226,26 @@ func Exec(ctx context.Context, c driver.ExecerContext, query string) error {
 	return err
 }
 
+// ExecOne runs query, which must be exactly one statement, on c: it is
+// prepared first with the driver's Prepare, which refuses a text of
+// several statements before running any (PrepareContext would run all
+// but the last). A statement built around text that came from a file (a
+// CSV's column names in a view's definition) goes through it, so that
+// even a fault in its quoting cannot run a second statement.
+func ExecOne(ctx context.Context, c driver.Conn, query string) error {
+	st, err := c.Prepare(query)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	x, ok := st.(driver.StmtExecContext)
+	if !ok {
+		return fmt.Errorf("prepared statement %T cannot run with a context", st)
+	}
+	_, err = x.ExecContext(ctx, nil)
+	return err
+}
+
 // QuoteIdent quotes name as a DuckDB identifier. It is the one way Loupe
 // puts a table or column name into SQL it builds: any name, whatever it
 // holds (quotes, control characters, ten thousand characters), makes one

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	duckdb "github.com/duckdb/duckdb-go/v2"
+
 	"github.com/loupeapp/loupe/data/duck"
 )
 
@@ -30,6 +32,46 @@ func TestQuoteIdentMakesOneIdentifier(t *testing.T) {
 		if err := e.DB().QueryRow("SELECT " + q + " FROM x").Scan(&v); err != nil || v != 42 {
 			t.Errorf("select column %.40q: %d, %v", name, v, err)
 		}
+	}
+}
+
+// TestExecOneRunsOneStatement: ExecOne runs a statement, and refuses a
+// text of two (a definition whose quoting a file's names broke) without
+// running either.
+func TestExecOneRunsOneStatement(t *testing.T) {
+	ctx := context.Background()
+	e, err := duck.Open(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	err = e.Write(ctx, func(c *duckdb.Conn) error {
+		if err := duck.ExecOne(ctx, c, "CREATE TABLE one AS SELECT 1 AS v"); err != nil {
+			return err
+		}
+		if err := duck.ExecOne(ctx, c, "CREATE VIEW two AS SELECT 2 AS v; CREATE TABLE pwned AS SELECT 3 AS v"); err == nil {
+			t.Error("two statements ran through ExecOne")
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	rows, err := e.DB().Query("SELECT table_name FROM information_schema.tables ORDER BY 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, n)
+	}
+	if strings.Join(names, ",") != "one" {
+		t.Errorf("tables %v, want only one", names)
 	}
 }
 

@@ -305,18 +305,16 @@ func plainView(ctx context.Context, c *duckdb.Conn, view, path string, delim byt
 	if delim == '\t' {
 		d = `'\t'`
 	}
-	var prompt string
-	q := "SELECT Prompt FROM sniff_csv(" + duck.QuoteString(path) + ", delim = " + d + `, quote = '"', escape = '"', ` + noHive + ")"
-	if err := each(ctx, c, q, func(v []any) { prompt = fmt.Sprint(v[0]) }); err != nil {
+	found, err := sniff(ctx, c, "sniff_csv("+duck.QuoteString(path)+", delim = "+d+`, quote = '"', escape = '"', `+noHive+")")
+	if err != nil {
 		return "", fmt.Errorf("%w: sniff: %v", errNotPlain, firstLine(duckMsg(err)))
 	}
-	reader := strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(prompt), "FROM "), ";")
-	if !strings.HasPrefix(reader, "read_csv(") || !strings.Contains(reader, "header=true") {
-		return "", fmt.Errorf("%w: no header row found (%s)", errNotPlain, reader)
+	if !found.header {
+		return "", fmt.Errorf("%w: no header row found", errNotPlain)
 	}
 	// An object no record names (none is expected) fails this, and the
 	// table path, which replaces whatever holds the name, takes over.
-	macro, err := viewOver(ctx, c, view, path, withoutHive(reader))
+	macro, err := viewOver(ctx, c, view, path, found.options(noHive))
 	if err != nil {
 		return "", fmt.Errorf("%w: %v", errNotPlain, firstLine(duckMsg(err)))
 	}

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"strings"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 
@@ -26,24 +25,19 @@ import (
 // Reader), so that the reader is dropped with the last dataset reading
 // through it (see catalog.DropReader).
 
-// viewOver creates view over the file at path as reader, the read_csv
-// call sniff_csv wrote for it (its first argument the quoted path), in
-// c's transaction, through the reader for the file's shape (made if it
-// is not there yet), and returns that reader's name. A call it cannot
-// take apart is made the view's body as it is, and the name is "".
-func viewOver(ctx context.Context, c *duckdb.Conn, view, path, reader string) (string, error) {
-	head := "read_csv(" + duck.QuoteString(path) + ", "
-	if !strings.HasPrefix(reader, head) || !strings.HasSuffix(reader, ")") {
-		return "", duck.Exec(ctx, c, "CREATE VIEW "+duck.QuoteIdent(view)+" AS SELECT * FROM "+reader)
-	}
-	options := strings.TrimPrefix(reader, head)
+// viewOver creates view over the file at path, read with options (the
+// read_csv options after the path, as sniffed.options writes them), in
+// c's transaction, through the reader for those options (made if it is
+// not there yet), and returns that reader's name. Each statement runs
+// alone (duck.ExecOne): the options hold the file's column names.
+func viewOver(ctx context.Context, c *duckdb.Conn, view, path, options string) (string, error) {
 	sum := sha256.Sum256([]byte(options))
 	name := "csv_" + hex.EncodeToString(sum[:10])
 	macro := catalog.ReaderSchema + "." + name
-	if err := duck.Exec(ctx, c, "CREATE MACRO IF NOT EXISTS "+macro+"(path) AS TABLE SELECT * FROM read_csv(path, "+options); err != nil {
+	if err := duck.ExecOne(ctx, c, "CREATE MACRO IF NOT EXISTS "+macro+"(path) AS TABLE SELECT * FROM read_csv(path, "+options+")"); err != nil {
 		return "", fmt.Errorf("make the reader for %s: %w", view, err)
 	}
-	if err := duck.Exec(ctx, c, "CREATE VIEW "+duck.QuoteIdent(view)+" AS SELECT * FROM "+macro+"("+duck.QuoteString(path)+")"); err != nil {
+	if err := duck.ExecOne(ctx, c, "CREATE VIEW "+duck.QuoteIdent(view)+" AS SELECT * FROM "+macro+"("+duck.QuoteString(path)+")"); err != nil {
 		return "", err
 	}
 	return name, nil

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -123,5 +124,44 @@ func TestFilesOfOneShapeShareAReader(t *testing.T) {
 	}
 	if got := rows(t, w, "SELECT count(*) FROM north"); got[0][0] != int64(2) {
 		t.Errorf("north after the sweep: %v rows, want 2", got)
+	}
+}
+
+// TestAHeaderCannotRunSQL loads small CSVs whose header names are SQL
+// meant to end the view's definition and run a statement of their own
+// (DuckDB's sniff_csv writes them unescaped in its Prompt, which views
+// were once made of: the first of these created a table at load). Each
+// loads as a view whose columns are named exactly as the header, reads
+// its rows, and nothing else appears in the workspace.
+func TestAHeaderCannotRunSQL(t *testing.T) {
+	w := openWS(t)
+	dir := t.TempDir()
+	headers := []string{
+		`"x': 'BIGINT'}, parallel=false); CREATE TABLE pwned AS SELECT 42 AS v; --"`,
+		`"x': 'BIGINT'}) UNION ALL SELECT 7, 8 --"`,
+		`"it's","a\b","{}"`,
+	}
+	for i, h := range headers {
+		p := filepath.Join(dir, "odd"+strconv.Itoa(i)+".csv")
+		n := strings.Count(h, `","`) + 1
+		row := strings.TrimSuffix(strings.Repeat("1,", n), ",")
+		if err := os.WriteFile(p, []byte(h+"\n"+row+"\n"+row+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		d := loadOne(t, w, p)
+		var names []string
+		for _, c := range d.Columns {
+			names = append(names, `"`+c.Name+`"`)
+		}
+		if got := strings.Join(names, ","); got != h || d.Storage != "view" || d.Rows != 2 {
+			t.Errorf("%s: columns %s, %s of %d rows; want the header's names, a view of 2 rows", h, got, d.Storage, d.Rows)
+		}
+		if got := rows(t, w, "SELECT count(*) FROM "+d.Name); got[0][0] != int64(2) {
+			t.Errorf("%s: %v rows read, want 2", h, got[0][0])
+		}
+	}
+	got := rows(t, w, "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' ORDER BY 1")
+	if len(got) != len(headers) {
+		t.Errorf("objects in the workspace: %v; want only the %d datasets", got, len(headers))
 	}
 }

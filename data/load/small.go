@@ -82,16 +82,12 @@ func (l *Loader) keepAsView(ctx context.Context, c *duckdb.Conn, src *source, d 
 	// One thread: at this size DuckDB's parallel reader only adds the cost
 	// of starting its tasks, at every query of the view.
 	o := csvOpts{tsv: src.kind.format == TSV, serial: true}
-	var prompt string
-	if err := each(ctx, c, "SELECT Prompt FROM sniff_"+strings.TrimPrefix(o.sql(copyPath), "read_"), func(v []any) { prompt = fmt.Sprint(v[0]) }); err != nil {
-		return nil
-	}
-	reader := strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(prompt), "FROM "), ";")
-	if !strings.HasPrefix(reader, "read_csv(") {
-		return nil
+	found, err := sniff(ctx, c, "sniff_"+strings.TrimPrefix(o.sql(copyPath), "read_"))
+	if err != nil {
+		return nil //nolint:nilerr // DuckDB cannot read it so: the table stays
 	}
 	view := d.Name + "_view"
-	macro, err := viewOver(ctx, c, view, copyPath, withoutHive(reader))
+	macro, err := viewOver(ctx, c, view, copyPath, found.options("null_padding = true", "parallel = false", noHive))
 	if err != nil {
 		return nil //nolint:nilerr // DuckDB cannot read it so: the table stays
 	}

@@ -5,7 +5,6 @@ import (
 	"database/sql/driver"
 	"errors"
 	"io"
-	"strings"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 )
@@ -57,9 +56,3 @@ func toInt(v any) int64 {
 // workspace under a folder such as "year=2024" gave every dataset a
 // column "year". A file Loupe reads is always one file of its own.
 const noHive = "hive_partitioning = false"
-
-// withoutHive adds noHive to reader, a read_csv(...) call as DuckDB's
-// sniff_csv writes it (without that option).
-func withoutHive(reader string) string {
-	return strings.TrimSuffix(reader, ")") + ", " + noHive + ")"
-}
