@@ -33,7 +33,7 @@ export function StatusBar() {
       <span className="statusbar__spacer" />
       {datasets && datasets.length > 0 && (
         <span className="statusbar__item">
-          {datasets.length} {datasets.length === 1 ? 'table' : 'tables'} · {formatCount(rows, true)} rows
+          {datasets.length.toLocaleString('en')} {datasets.length === 1 ? 'table' : 'tables'} · {formatCount(rows, true)} rows
         </span>
       )}
       <button type="button" className="statusbar__item statusbar__button" onClick={() => void a.refreshStatus()}>

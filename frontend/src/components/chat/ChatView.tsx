@@ -98,7 +98,7 @@ export function ChatView() {
           {empty && chat?.connection ? (
             <ConnectionAskEmpty name={chat.connection} onPick={(q) => a.focusComposer(q)} />
           ) : empty ? (
-            <AskEmpty datasets={datasets ?? []} onPick={(q) => a.focusComposer(q)} />
+            <AskEmpty datasets={datasets} onPick={(q) => a.focusComposer(q)} />
           ) : (
             turns.map((t, i) => (
               <Turn
@@ -165,7 +165,9 @@ export function showsWelcome(s: AppState): boolean {
   return s.view.kind === 'chat' && s.chatId === null && s.datasets !== null && s.datasets.length === 0;
 }
 
-function AskEmpty({ datasets, onPick }: { datasets: DatasetSummary[]; onPick: (q: string) => void }) {
+/** AskEmpty invites a first question about datasets (null while the workspace is still opening). */
+function AskEmpty({ datasets: loaded, onPick }: { datasets: DatasetSummary[] | null; onPick: (q: string) => void }) {
+  const datasets = loaded ?? [];
   // The sample's handpicked questions stay once it is loaded.
   const [sample, setSample] = useState<string[]>([]);
   const hasSample = datasets.some(isSample);
@@ -187,7 +189,8 @@ function AskEmpty({ datasets, onPick }: { datasets: DatasetSummary[]; onPick: (q
       <Icon name="sparkle" size={28} className="ask-empty__icon" />
       <h2>What would you like to know?</h2>
       <p>
-        Ask in plain words. Loupe looks at {datasets.length === 1 ? datasets[0]!.name : `your ${datasets.length} tables`},
+        Ask in plain words. Loupe looks at{' '}
+        {loaded === null ? 'your tables' : datasets.length === 1 ? datasets[0]!.name : `your ${datasets.length.toLocaleString('en')} tables`},
         runs read-only SQL, draws charts and tells you what it found.
       </p>
       <ExampleQuestions questions={examples} onPick={onPick} />

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { dataset, fake, resetFake } from '../../test/fakeApi';
 import { renderWithStore } from '../../test/render';
 import { createStore, initialState } from '../../state/store';
-import { groupChats, Sidebar } from './Sidebar';
+import { groupChats, Sidebar, SIDEBAR_DATASETS } from './Sidebar';
 
 vi.mock('../../api', async () => (await import('../../test/fakeApi')).apiModule());
 
@@ -57,6 +57,34 @@ describe('Sidebar', () => {
     expect(fake.removeDataset).not.toHaveBeenCalled();
     fireEvent.click(screen.getByRole('menuitem', { name: 'Click to remove' }));
     await waitFor(() => expect(fake.removeDataset).toHaveBeenCalledWith('orders'));
+  });
+
+  it('lists a workspace of 10,000 datasets a hundred at a time, with a filter that finds the others', () => {
+    const many = Array.from({ length: 10_000 }, (_, i) => dataset(`store_${i}`, { source: `/data/daily/store_${i}.csv` }));
+    renderWithStore(<Sidebar />, createStore({ ...initialState(), datasets: many }));
+    expect(screen.getAllByTestId('dataset')).toHaveLength(SIDEBAR_DATASETS);
+    expect(screen.getByText('9,900 more not listed: type in the filter to find them.')).toBeInTheDocument();
+    const filter = screen.getByRole('searchbox', { name: 'Filter datasets' });
+    expect(filter).toHaveAttribute('placeholder', 'Filter 10,000 datasets');
+
+    fireEvent.change(filter, { target: { value: 'store_9999' } });
+    expect(screen.getAllByTestId('dataset').map((d) => d.textContent)).toEqual([expect.stringContaining('store_9999')]);
+    expect(screen.queryByText(/more not listed/)).toBeNull();
+
+    fireEvent.change(filter, { target: { value: 'store_99' } });
+    // store_99, store_990-999 and store_9900-9999 match: 111.
+    expect(screen.getAllByTestId('dataset')).toHaveLength(SIDEBAR_DATASETS);
+    expect(screen.getByText('11 more not listed: type in the filter to find them.')).toBeInTheDocument();
+
+    fireEvent.change(filter, { target: { value: 'nothing like it' } });
+    expect(screen.queryAllByTestId('dataset')).toHaveLength(0);
+    expect(screen.getByText('No dataset matches “nothing like it”.')).toBeInTheDocument();
+  });
+
+  it('offers no filter for a few datasets', () => {
+    renderWithStore(<Sidebar />, createStore({ ...initialState(), datasets: [dataset('orders'), dataset('customers')] }));
+    expect(screen.getAllByTestId('dataset')).toHaveLength(2);
+    expect(screen.queryByRole('searchbox', { name: 'Filter datasets' })).toBeNull();
   });
 
   it('opens the notes dialog from the dataset menu and saves the note', async () => {

@@ -57,13 +57,33 @@ export function Sidebar() {
   );
 }
 
+/**
+ * SIDEBAR_DATASETS is the most datasets the sidebar lists at once: every
+ * row is a few elements of the page, and WebKitGTK took 8 s to show a
+ * workspace of 10,000 small files (a folder of daily exports) listed
+ * whole. The filter finds the others.
+ */
+export const SIDEBAR_DATASETS = 100;
+
+/** FILTER_FROM is how many datasets make the sidebar offer its filter. */
+const FILTER_FROM = 8;
+
+/** shownDatasets returns the datasets whose name or file holds filter (all for none), the first SIDEBAR_DATASETS of them, and how many matched. */
+export function shownDatasets(all: readonly DatasetSummary[], filter: string): { list: DatasetSummary[]; matched: number } {
+  const q = filter.trim().toLowerCase();
+  const matching = q ? all.filter((d) => d.name.toLowerCase().includes(q) || basename(d.source).toLowerCase().includes(q)) : all;
+  return { list: matching.slice(0, SIDEBAR_DATASETS), matched: matching.length };
+}
+
 function Datasets() {
   const a = useActions();
   const datasets = useStore((s) => s.datasets);
   const view = useStore((s) => s.view);
   const [editing, setEditing] = useState<string | null>(null);
   const [noting, setNoting] = useState<string | null>(null);
+  const [filter, setFilter] = useState('');
   const noted = useDataset(datasets?.find((d) => d.name === noting));
+  const shown = useMemo(() => shownDatasets(datasets ?? [], filter), [datasets, filter]);
   return (
     <section className="side-section" aria-label="Datasets">
       {noted && <NotesDialog dataset={noted} onClose={() => setNoting(null)} />}
@@ -87,8 +107,21 @@ function Datasets() {
           or drop them here.
         </div>
       )}
+      {datasets !== null && datasets.length >= FILTER_FROM && (
+        <label className="side-search">
+          <Icon name="search" size={14} />
+          <input
+            type="search"
+            placeholder={`Filter ${datasets.length.toLocaleString('en')} datasets`}
+            aria-label="Filter datasets"
+            value={filter}
+            onChange={(e) => setFilter(e.target.value)}
+          />
+        </label>
+      )}
+      {filter.trim() !== '' && shown.matched === 0 && <div className="side-empty">No dataset matches “{filter.trim()}”.</div>}
       <ul className="side-list">
-        {(datasets ?? []).map((d) => (
+        {shown.list.map((d) => (
           <li key={d.name}>
             <DatasetItem
               d={d}
@@ -100,6 +133,11 @@ function Datasets() {
           </li>
         ))}
       </ul>
+      {shown.matched > shown.list.length && (
+        <div className="side-empty" role="status">
+          {(shown.matched - shown.list.length).toLocaleString('en')} more not listed: type in the filter to find them.
+        </div>
+      )}
     </section>
   );
 }
