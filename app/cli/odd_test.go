@@ -80,17 +80,16 @@ func traces(t *testing.T, dir string) []string {
 // dataset's file). A 9,074-column file once took the process to 19-24
 // GB; loaded as one table (before the wide layout, see data/load's
 // wide.go) 10,000 columns peaked at 0.40-1.05 GB and 30,000 at 0.8-1.45
-// GB, DuckDB's cost per column whatever the row count. Measured side by
-// side with the wide layout before its file's storage version, its
-// reopening and the plain catalog insert, at load average 11-20 (six
-// rounds): the load peaks at 225-312 MB for 10,000 columns (before
-// 250-313) and 342-476 MB for 30,000 (before 510-561); at load 7,
-// where DuckDB's threads run side by side, 469-506 MB (before 520-535)
-// and 10,000 columns 329 MB; on an idle machine (load 2) higher still:
-// 412-473 MB and 578-630 MB. The loupe process itself takes ~0.1 GB
-// before it reads anything. The load bounds are the highest figures
-// (the idle machine's) and ~25% more: they catch a return to gigabytes,
-// not tens of MB, on a machine this noisy. The `loupe sql` peaks vary less: 126-147 MB and
+// GB, DuckDB's cost per column whatever the row count. In the wide
+// layout most of what remained was memory DuckDB had freed and its
+// allocators kept (see duck.ReleaseMemory): before they were made to give
+// it back, 10,000 columns peaked at 0.27-0.47 GB and 30,000 at 0.33-0.63
+// GB, the most on an idle machine, where statements follow each other
+// fastest; after, side by side at load average 2-6, 217-244 MB and
+// 283-304 MB. The loupe process itself takes ~0.1 GB before it reads
+// anything. The load bounds are those figures and ~25% more: they catch
+// a return to the allocators' hoard (0.4-0.6 GB at 30,000 columns),
+// not tens of MB. The `loupe sql` peaks vary less: 126-147 MB and
 // 183-214 MB (before 162-167 and 310-332 MB, the old storage format):
 // the 30,000-column bound catches that format. With DuckDB's memory
 // limit at 64 MB the load fails at once with a message that names the
@@ -112,9 +111,9 @@ func TestLoadWideFileBoundedMemory(t *testing.T) {
 		sql   int64  // peak RSS of a loupe sql on the dataset allowed
 		fails bool
 	}{
-		{10000, "", 590 << 20, 185 << 20, false},
-		{30000, "", 790 << 20, 270 << 20, false},
-		{30000, "128MB", 790 << 20, 270 << 20, false}, // the limit covers the buffer pool, not every allocation
+		{10000, "", 300 << 20, 185 << 20, false},
+		{30000, "", 380 << 20, 270 << 20, false},
+		{30000, "128MB", 380 << 20, 270 << 20, false}, // the limit covers the buffer pool, not every allocation
 		{30000, "64MB", 256 << 20, 0, true},
 	}
 	for _, tc := range tests {

@@ -5,6 +5,8 @@ import (
 	"database/sql/driver"
 	"fmt"
 	"time"
+
+	"github.com/loupeapp/loupe/data/duck"
 )
 
 // PartName is the table of part i of a dataset stored in parts.
@@ -42,6 +44,13 @@ func DescribeRel(ctx context.Context, c Conn, rel string) ([]Column, error) {
 	return cols, nil
 }
 
+// releaseEvery is how many parts ProfileParts profiles before it has
+// DuckDB's allocator give back what their queries freed: at 500 columns
+// a part, tens of MB, which it would otherwise keep for a second or so
+// (see duck.ReleaseMemory). Every part took more time for little less
+// memory.
+const releaseEvery = 4
+
 // ProfileParts profiles a dataset stored as parts: tables of the same
 // rows whose columns, side by side, are the dataset's (a very wide file,
 // see data/load's wide layout). rels are the parts' quoted, qualified
@@ -73,6 +82,9 @@ func ProfileParts(ctx context.Context, c Conn, rels []string, budget time.Durati
 	defer cancel()
 	for i, rel := range rels {
 		r.profileColumns(bctx, c, rel, parts[i])
+		if i%releaseEvery == releaseEvery-1 || i == len(rels)-1 {
+			duck.ReleaseMemory() // what the parts' queries freed (see there)
+		}
 	}
 	if err := ctx.Err(); err != nil {
 		return Report{}, err

@@ -1,0 +1,5 @@
+//go:build !linux || !cgo
+
+package duck
+
+func releaseMemory() bool { return false }
