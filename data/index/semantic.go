@@ -28,8 +28,8 @@ type Embedder interface {
 
 // Semantic is the optional semantic boost: an embedding per table, kept in
 // the workspace's DuckDB database (schema _loupe_index), searched by cosine
-// similarity and fused with the text ranking by reciprocal rank. It is off
-// unless attached with Index.SetSemantic.
+// similarity and ranked with the text hits by nearness (see Index.fused).
+// It is off unless attached with Index.SetSemantic.
 type Semantic struct {
 	eng *duck.Engine
 	emb Embedder
