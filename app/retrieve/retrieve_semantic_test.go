@@ -280,10 +280,11 @@ func TestRetrieveDefogSemantic(t *testing.T) {
 
 // TestRetrieveSpiderSemantic is TestRetrieveDefogSemantic on spider-union's
 // unseen schemas. The fake model is a bag of words: over 876 look-alike
-// tables its neighbours are other databases' tables, and fused by
-// reciprocal rank they cost recall against the text ranking alone; the
-// bar is what it reaches, less a margin. A real embedding model is not
-// measured here.
+// tables its neighbours are other databases' tables, and they cost recall
+// against the text ranking alone (0.924 against 0.968; fused by reciprocal
+// rank, as before, 0.896); the bar is what it reaches, less a margin. A
+// real embedding model is measured by `make bench-embed`
+// (BenchmarkRetrievalEmbed), not here.
 func TestRetrieveSpiderSemantic(t *testing.T) {
 	l, testdata := loadSpider(t)
 	idx, sem, emb, _ := semanticIndex(t, l)
@@ -297,7 +298,7 @@ func TestRetrieveSpiderSemantic(t *testing.T) {
 	fused := measure(t, l, idx, qs)
 	t.Logf("spider-union, %d questions: text recall@5 %.3f recall@10 %.3f MRR %.3f; fused with %s: recall@5 %.3f recall@10 %.3f MRR %.3f",
 		text.questions, text.recall5, text.recall10, text.mrr, emb.Model(), fused.recall5, fused.recall10, fused.mrr)
-	if fused.recall10 < 0.88 || text.recall10 < 0.95 {
-		t.Errorf("recall@10 fused %.3f, want ≥ 0.88; text alone %.3f, want ≥ 0.95", fused.recall10, text.recall10)
+	if fused.recall10 < 0.91 || text.recall10 < 0.95 {
+		t.Errorf("recall@10 fused %.3f, want ≥ 0.91; text alone %.3f, want ≥ 0.95", fused.recall10, text.recall10)
 	}
 }

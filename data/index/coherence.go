@@ -23,23 +23,46 @@ func candidates(k int) int { return max(4*k, 40) }
 const groupWeight = 1.0
 
 // coherent re-orders hits (best first, by text score) by each one's own
-// score and its group's coverage of weights, and returns the first k.
-func (x *Index) coherent(hits []Hit, weights map[string]float64, partOf map[string]string, k int) []Hit {
-	if len(hits) == 0 {
-		return hits
+// score and its group's coverage of weights, and, with near (the semantic
+// boost's ranking; nil without one), by how near the question's meaning
+// the table and its group are. It returns the first k, each with its
+// combined score.
+func (x *Index) coherent(hits []Hit, weights map[string]float64, partOf map[string]string, k int, near map[string]float64) ([]Hit, []float64) {
+	score := x.coherence(hits, weights, partOf, near)
+	order := make([]int, len(hits))
+	for i := range order {
+		order[i] = i
 	}
+	sort.SliceStable(order, func(a, b int) bool { return score[order[a]] > score[order[b]] })
+	out := make([]Hit, 0, min(k, len(hits)))
+	scores := make([]float64, 0, cap(out))
+	for _, i := range order[:min(k, len(order))] {
+		out = append(out, hits[i])
+		scores = append(scores, score[i])
+	}
+	return out, scores
+}
+
+// coherence scores each hit: its text score scaled to [0, 1], plus
+// groupWeight times its group's coverage of the question's weighted terms.
+// With near (the semantic ranking) each hit gains by its nearness:
+// semWeight times its own and semGroupWeight times its group's nearest
+// hit's; and the share of the question's weight that no hit's words hold
+// ("headcount" where no table says it) goes by meaning alone: each hit
+// gains uncoveredWeight times that share times its nearness. Without
+// near, and when no term matched, the order of hits stands.
+func (x *Index) coherence(hits []Hit, weights map[string]float64, partOf map[string]string, near map[string]float64) []float64 {
+	score := make([]float64, len(hits))
 	total := 0.0
 	for _, w := range weights {
 		total += w
 	}
-	top := hits[0].Score
+	top := 0.0
 	for _, h := range hits {
 		top = max(top, h.Score)
 	}
-	if total == 0 || top <= 0 {
-		return hits[:min(k, len(hits))]
-	}
 	covered := map[string]map[string]bool{} // group → terms its hits hold
+	all := map[string]bool{}                // terms any hit holds
 	for _, h := range hits {
 		g := groupOf(h.Table)
 		if covered[g] == nil {
@@ -47,29 +70,41 @@ func (x *Index) coherent(hits []Hit, weights map[string]float64, partOf map[stri
 		}
 		for t := range termsOf(h.Table, x.terms.terms(h.Table), weights, partOf) {
 			covered[g][t] = true
+			all[t] = true
 		}
 	}
-	cover := map[string]float64{}
-	for g, ts := range covered {
-		for t := range ts {
-			cover[g] += weights[t]
+	if total > 0 && top > 0 {
+		cover := map[string]float64{}
+		for g, ts := range covered {
+			for t := range ts {
+				cover[g] += weights[t]
+			}
+			cover[g] /= total
 		}
-		cover[g] /= total
+		for i, h := range hits {
+			score[i] = h.Score/top + groupWeight*cover[groupOf(h.Table)]
+		}
 	}
-	score := make([]float64, len(hits))
+	if near == nil {
+		return score
+	}
+	uncovered := 1.0
+	if total > 0 {
+		for t := range all {
+			uncovered -= weights[t] / total
+		}
+		uncovered = max(0, uncovered)
+	}
+	nearest := map[string]float64{} // group → its nearest hit's nearness
+	for _, h := range hits {
+		g := groupOf(h.Table)
+		nearest[g] = max(nearest[g], near[h.Table.id()])
+	}
 	for i, h := range hits {
-		score[i] = h.Score/top + groupWeight*cover[groupOf(h.Table)]
+		n := near[h.Table.id()]
+		score[i] += (semWeight+uncoveredWeight*uncovered)*n + semGroupWeight*nearest[groupOf(h.Table)]
 	}
-	order := make([]int, len(hits))
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(a, b int) bool { return score[order[a]] > score[order[b]] })
-	out := make([]Hit, 0, min(k, len(hits)))
-	for _, i := range order[:min(k, len(order))] {
-		out = append(out, hits[i])
-	}
-	return out
+	return score
 }
 
 // groupOf is the table's group, or the table alone when it has none.

@@ -77,10 +77,11 @@ func (x *Index) Search(ctx context.Context, question string, o Options) ([]Hit, 
 }
 
 // SearchFused is Search, with the semantic boost's part in it: with a
-// boost attached (SetSemantic) the question is embedded and the tables
-// nearest to it are fused with the text hits by reciprocal rank (Score
-// is then the fused score). A model that fails is no error of the search:
-// the text ranking is returned, with Boost.Err saying why.
+// boost attached (SetSemantic) the question is embedded, the tables
+// nearest to it join the text hits as candidates, and all are ranked by
+// text and meaning together (Score is then the combined score; see
+// fused). A model that fails is no error of the search: the text ranking
+// is returned, with Boost.Err saying why.
 func (x *Index) SearchFused(ctx context.Context, question string, o Options) ([]Hit, Boost, error) {
 	if o.K <= 0 {
 		o.K = 10
@@ -160,7 +161,6 @@ func (x *Index) SearchFused(ctx context.Context, question string, o Options) ([]
 			partOf[c] = t
 		}
 	}
-	expanded := expand(weights, partOf)
 	out := make([]Hit, 0, len(res.Hits))
 	for _, h := range res.Hits {
 		t, err := decodeRecord(h.ID, h.Fields[fieldRecord])
@@ -169,45 +169,50 @@ func (x *Index) SearchFused(ctx context.Context, question string, o Options) ([]
 		}
 		out = append(out, Hit{Table: t, Score: h.Score})
 	}
-	out = x.coherent(out, weights, partOf, want)
-	for i := range out {
-		out[i].Columns = matchColumns(out[i].Table, discount(expanded, out[i].Table.Name))
-	}
 	if sem != nil {
-		return x.fused(ctx, sem, question, o, out, weights, partOf)
+		return x.fused(ctx, sem, question, o, out, weights, partOf, want)
 	}
+	out, _ = x.coherent(out, weights, partOf, want, nil)
+	withColumns(out, weights, partOf)
 	return out, Boost{}, nil
 }
 
-// fused re-ranks text hits with the semantic neighbours of question by
-// reciprocal rank fusion. Score becomes the fused score. A failing
-// embedding model leaves the text ranking as it was, and Boost.Err says
-// why.
-func (x *Index) fused(ctx context.Context, sem *Semantic, question string, o Options, text []Hit, weights map[string]float64, partOf map[string]string) ([]Hit, Boost, error) {
+// fused ranks the text candidates and the question's semantic neighbours
+// together: coherence's text score and group coverage, plus how near the
+// question's meaning each table and its group are (nearness). Score
+// becomes that combined score. Without an embedded table, or with a
+// failing embedding model, the ranking is the text ranking of want
+// candidates cut to o.K, and Boost.Err says why the model failed.
+func (x *Index) fused(ctx context.Context, sem *Semantic, question string, o Options, text []Hit, weights map[string]float64, partOf map[string]string, want int) ([]Hit, Boost, error) {
 	b := Boost{Model: sem.Model()}
+	byText := func() []Hit {
+		out, _ := x.coherent(text, weights, partOf, want, nil)
+		out = out[:min(o.K, len(out))]
+		withColumns(out, weights, partOf)
+		return out
+	}
 	q, err := sem.embedQuestion(ctx, question)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, b, ctx.Err()
 		}
 		b.Err = err
-		return text[:min(o.K, len(text))], b, nil
-	}
-	byID := map[string]Hit{}
-	textIDs := make([]string, len(text))
-	for i, h := range text {
-		textIDs[i] = h.Table.id()
-		byID[textIDs[i]] = h
+		return byText(), b, nil
 	}
 	x.mu.Lock()
-	semIDs, embedded, total := sem.nearest(q, o.Origin, 2*o.K, x.manifest)
+	ranked, embedded, total := sem.nearest(q, o.Origin, semWindow, x.manifest)
 	x.mu.Unlock()
 	b.Embedded, b.Tables = embedded, total
-	ids := fuse(textIDs, semIDs)
-	ids = ids[:min(o.K, len(ids))]
+	if len(ranked) == 0 {
+		return byText(), b, nil
+	}
+	have := make(map[string]bool, len(text))
+	for _, h := range text {
+		have[h.Table.id()] = true
+	}
 	var missing []string
-	for _, id := range ids {
-		if _, ok := byID[id]; !ok {
+	for _, id := range ranked[:min(semNeighbours, len(ranked))] {
+		if !have[id] {
 			missing = append(missing, id)
 		}
 	}
@@ -223,26 +228,23 @@ func (x *Index) fused(ctx context.Context, sem *Semantic, question string, o Opt
 			if err != nil {
 				return nil, b, err
 			}
-			byID[h.ID] = Hit{Table: t}
+			text = append(text, Hit{Table: t}) // no text score: found by meaning alone
 		}
 	}
-	rank := map[string]float64{}
-	for _, l := range [][]string{textIDs, semIDs} {
-		for r, id := range l {
-			rank[id] += 1 / float64(rrfK+r+1)
-		}
-	}
-	out := make([]Hit, 0, len(ids))
-	for _, id := range ids {
-		if h, ok := byID[id]; ok {
-			h.Score = rank[id]
-			out = append(out, h)
-		}
-	}
+	out, scores := x.coherent(text, weights, partOf, o.K, nearness(ranked, embedded))
 	for i := range out {
-		out[i].Columns = matchColumns(out[i].Table, discount(expand(weights, partOf), out[i].Table.Name))
+		out[i].Score = scores[i]
 	}
+	withColumns(out, weights, partOf)
 	return out, b, nil
+}
+
+// withColumns sets each hit's Columns: its columns matching the question.
+func withColumns(hits []Hit, weights map[string]float64, partOf map[string]string) {
+	expanded := expand(weights, partOf)
+	for i := range hits {
+		hits[i].Columns = matchColumns(hits[i].Table, discount(expanded, hits[i].Table.Name))
+	}
 }
 
 // expand adds to the question's term weights the compounds and near
