@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 
@@ -132,7 +133,9 @@ func TestSearchEmbedModel(t *testing.T) {
 	srv.FailEmbeddings(fake.Status(400, "model runner crashed"))
 	code, out, errs = run(t, "", "search", "--workspace", ws, "--json", rain)
 	got = decodeMatches(t, out)
-	if code != ExitOK || len(got) == 0 || got[0].Table != "weather" || got[0].Score != text[0].Score {
+	// The same score but for its last bits, which vary from run to run
+	// (terms summed in varying order).
+	if code != ExitOK || len(got) == 0 || got[0].Table != "weather" || math.Abs(got[0].Score-text[0].Score) > 1e-12*math.Abs(text[0].Score) {
 		t.Errorf("failing model: exit %d %s, want the text ranking's score %g", code, out, text[0].Score)
 	}
 	if !strings.Contains(errs, "model runner crashed") || !strings.Contains(errs, "ranked by text alone") {

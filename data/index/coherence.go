@@ -1,6 +1,8 @@
 package index
 
 import (
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -53,9 +55,12 @@ func (x *Index) coherent(hits []Hit, weights map[string]float64, partOf map[stri
 // near, and when no term matched, the order of hits stands.
 func (x *Index) coherence(hits []Hit, weights map[string]float64, partOf map[string]string, near map[string]float64) []float64 {
 	score := make([]float64, len(hits))
+	// Sums run over sorted terms: summed in a map's order, the same
+	// question's scores differed in their last bits from run to run, and
+	// ties with them.
 	total := 0.0
-	for _, w := range weights {
-		total += w
+	for _, t := range slices.Sorted(maps.Keys(weights)) {
+		total += weights[t]
 	}
 	top := 0.0
 	for _, h := range hits {
@@ -76,7 +81,7 @@ func (x *Index) coherence(hits []Hit, weights map[string]float64, partOf map[str
 	if total > 0 && top > 0 {
 		cover := map[string]float64{}
 		for g, ts := range covered {
-			for t := range ts {
+			for _, t := range slices.Sorted(maps.Keys(ts)) {
 				cover[g] += weights[t]
 			}
 			cover[g] /= total
@@ -90,7 +95,7 @@ func (x *Index) coherence(hits []Hit, weights map[string]float64, partOf map[str
 	}
 	uncovered := 1.0
 	if total > 0 {
-		for t := range all {
+		for _, t := range slices.Sorted(maps.Keys(all)) {
 			uncovered -= weights[t] / total
 		}
 		uncovered = max(0, uncovered)
