@@ -273,10 +273,16 @@ func (m *Masker) Unmask(s string) string {
 	})
 }
 
-// UnmaskCall unmasks a tool call's JSON arguments (see UnmaskJSON). A
-// placeholder inside a SQL string literal ('<name_3>', '%<name_3>%': after
-// an odd number of single quotes) gets its value with single quotes
-// doubled, so that O'Brien stays one literal.
+// UnmaskCall unmasks a tool call's JSON arguments (see UnmaskJSON). The
+// values are the user's data, so hostile text: one put back inside a
+// quoted part of a SQL text stays inside it, whatever came before in the
+// statement (quotes in names or comments). Inside a string literal
+// ('<name_3>', '%<name_3>%') its single quotes are doubled, so that
+// O'Brien stays one literal, and its backslashes too in an E'…' literal;
+// inside a quoted name ("<name_3>") its double quotes are doubled; inside
+// a dollar-quoted string ($$…$$) a value holding the closing tag is left
+// masked (no such value is found) rather than end the string. Elsewhere
+// (prose, a bare placeholder) the value is put back as it is.
 func (m *Masker) UnmaskCall(raw []byte) []byte {
 	return m.mapJSON(raw, m.unmaskQuoted)
 }
@@ -288,6 +294,7 @@ func (m *Masker) unmaskQuoted(s string) string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	locs := placeholderRe.FindAllStringIndex(s, -1)
+	parts := quotedParts(s)
 	var b strings.Builder
 	last := 0
 	for _, l := range locs {
@@ -295,8 +302,8 @@ func (m *Masker) unmaskQuoted(s string) string {
 		if !ok {
 			continue
 		}
-		if strings.Count(s[:l[0]], "'")%2 == 1 { // inside a SQL string literal
-			v = strings.ReplaceAll(v, "'", "''")
+		if v, ok = partAt(parts, l[0]).escape(v); !ok {
+			continue
 		}
 		b.WriteString(s[last:l[0]])
 		b.WriteString(v)
