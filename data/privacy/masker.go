@@ -284,17 +284,26 @@ func (m *Masker) Unmask(s string) string {
 // masked (no such value is found) rather than end the string. Elsewhere
 // (prose, a bare placeholder) the value is put back as it is.
 func (m *Masker) UnmaskCall(raw []byte) []byte {
-	return m.mapJSON(raw, m.unmaskQuoted)
+	return m.mapJSON(raw, func(s string) string { return m.unmaskQuoted(s, false) })
 }
 
-func (m *Masker) unmaskQuoted(s string) string {
+// UnmaskCallMySQL is UnmaskCall for calls whose SQL runs on MySQL or
+// MariaDB, which Loupe's sessions keep reading a backslash as an escape
+// and "…" as a string (see data/remote/mysql): a value put back in a
+// literal has its backslashes doubled too, so that x\ cannot escape the
+// closing quote, and one in a `quoted name` its backticks doubled.
+func (m *Masker) UnmaskCallMySQL(raw []byte) []byte {
+	return m.mapJSON(raw, func(s string) string { return m.unmaskQuoted(s, true) })
+}
+
+func (m *Masker) unmaskQuoted(s string, mysql bool) string {
 	if !strings.Contains(s, "<") {
 		return s
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	locs := placeholderRe.FindAllStringIndex(s, -1)
-	parts := quotedParts(s)
+	parts := quotedParts(s, mysql)
 	var b strings.Builder
 	last := 0
 	for _, l := range locs {
