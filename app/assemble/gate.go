@@ -105,7 +105,7 @@ func (g *Gate) Receive(ctx context.Context, args json.RawMessage) (json.RawMessa
 	if err != nil {
 		return nil, err
 	}
-	return m.UnmaskCall(args), nil
+	return g.g.unmaskCall(m, args), nil
 }
 
 // capture is the end of the gate's chain: instead of sending, it keeps the

@@ -55,6 +55,7 @@ func Guard(p llm.Provider, level privacy.Level, src Private) (llm.Provider, erro
 type guard struct {
 	schema *schemaGuard // set at Schema only; the fields below are Masked's
 	src    Private
+	mysql  bool            // src's queries run on MySQL or MariaDB (see mysqlSource)
 	own    *privacy.Masker // for runs with no conversation id
 	mu     sync.Mutex
 	primed map[*privacy.Masker]bool
@@ -65,7 +66,8 @@ func newGuard(level privacy.Level, src Private) (*guard, error) {
 	case "", privacy.Open:
 		return nil, nil
 	case privacy.Masked:
-		return &guard{src: src, own: privacy.NewMasker(), primed: map[*privacy.Masker]bool{}}, nil
+		my, _ := src.(mysqlSource)
+		return &guard{src: src, mysql: my != nil && my.MySQL(), own: privacy.NewMasker(), primed: map[*privacy.Masker]bool{}}, nil
 	case privacy.Schema:
 		return &guard{schema: newSchemaGuard(src)}, nil
 	}
@@ -81,10 +83,43 @@ func (g *guard) provider(p llm.Provider) llm.Provider {
 	if g.schema != nil {
 		return g.schema.provider(p)
 	}
-	return masked.New(p, func(ctx context.Context) (masked.Masker, error) { return g.masker(ctx) })
+	return masked.New(p, func(ctx context.Context) (masked.Masker, error) {
+		m, err := g.masker(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if g.mysql {
+			return mysqlCalls{m}, nil
+		}
+		return m, nil
+	})
 }
 
-var _ masked.Masker = (*privacy.Masker)(nil)
+var (
+	_ masked.Masker = (*privacy.Masker)(nil)
+	_ masked.Masker = mysqlCalls{}
+)
+
+// mysqlSource is a Private that says whether its queries run on MySQL or
+// MariaDB, whose strings read a backslash as an escape: the values put
+// back in the model's calls are escaped for them (see
+// privacy.Masker.UnmaskCallMySQL).
+type mysqlSource interface{ MySQL() bool }
+
+// mysqlCalls is a conversation's masker putting values back into calls
+// whose SQL runs on MySQL.
+type mysqlCalls struct{ *privacy.Masker }
+
+func (m mysqlCalls) UnmaskCall(raw []byte) []byte { return m.Masker.UnmaskCallMySQL(raw) }
+
+// unmaskCall puts the values behind m's placeholders back into a call's
+// arguments, escaped for the SQL of g's source.
+func (g *guard) unmaskCall(m *privacy.Masker, raw []byte) []byte {
+	if g.mysql {
+		return m.UnmaskCallMySQL(raw)
+	}
+	return m.UnmaskCall(raw)
+}
 
 // masker is the primed masker of ctx's conversation.
 func (g *guard) masker(ctx context.Context) (*privacy.Masker, error) {

@@ -91,7 +91,15 @@ type RemotePrivate struct {
 	Dir string // the connection's cache folder
 }
 
-var _ Private = RemotePrivate{}
+var (
+	_ Private     = RemotePrivate{}
+	_ mysqlSource = RemotePrivate{}
+)
+
+// MySQL says whether the connection is to MySQL or MariaDB.
+func (rp RemotePrivate) MySQL() bool {
+	return rp.R != nil && rp.R.Source != nil && rp.R.Source.Dialect().Kind == remote.MySQL
+}
 
 // Columns resolves every column of every table: by name, and by the
 // values of a sample (Remote.TextSamples; a table that cannot be read is

@@ -113,12 +113,7 @@ func (r *Remote) QuotedTable(t *remote.Table) string {
 	return table
 }
 
-// Quote quotes an identifier for the source's dialect: backticks for
-// MySQL and MariaDB, double quotes otherwise.
+// Quote quotes an identifier for the source's dialect (remote.QuoteIdent).
 func (r *Remote) Quote(name string) string {
-	switch strings.ToLower(r.Source.Dialect().Name) {
-	case "mysql", "mariadb":
-		return "`" + strings.ReplaceAll(name, "`", "``") + "`"
-	}
-	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
+	return remote.QuoteIdent(r.Source.Dialect().Kind, name)
 }

@@ -42,7 +42,7 @@ func cleanColumns(ctx context.Context, c *duckdb.Conn, d *catalog.Dataset) (stri
 		"DROP TABLE " + duck.QuoteIdent(d.Name),
 		"ALTER TABLE " + duck.QuoteIdent(tmp) + " RENAME TO " + duck.QuoteIdent(d.Name),
 	} {
-		if err := duck.Exec(ctx, c, q); err != nil {
+		if err := duck.ExecOne(ctx, c, q); err != nil { // names from the file
 			return "", nil, fmt.Errorf("rename the columns of %s: %w", finalName(d.Name), err)
 		}
 	}

@@ -105,7 +105,7 @@ func (l *Loader) loadDuckDB(ctx context.Context, src *source) ([]catalog.Dataset
 				return err
 			}
 			q := "CREATE VIEW " + duck.QuoteIdent(d.Name) + " AS SELECT * FROM " + duck.QuoteIdent(alias) + "." + duck.QuoteIdent(o.schema) + "." + duck.QuoteIdent(o.name)
-			if err := duck.Exec(ctx, c, q); err != nil {
+			if err := duck.ExecOne(ctx, c, q); err != nil { // names from the file
 				return fmt.Errorf("view over %s: %w", part, err)
 			}
 			if err := finish(ctx, c, src, &d, started); err != nil {

@@ -152,8 +152,9 @@ func (l *Loader) loadFolder(ctx context.Context, src *source, files []string, na
 			return fmt.Errorf("stage %s: %w", src.path, err)
 		}
 		list := make([]string, len(files))
+		staged := stagedNames(files)
 		for i, f := range files {
-			dst := filepath.Join(parts, filepath.Base(f))
+			dst := filepath.Join(parts, staged[i])
 			if err := link(ctx, f, dst); err != nil {
 				if ctx.Err() != nil {
 					return ctx.Err()
@@ -169,7 +170,7 @@ func (l *Loader) loadFolder(ctx context.Context, src *source, files []string, na
 		if err := replaceObject(ctx, c, d.Name); err != nil {
 			return err
 		}
-		q := "SELECT * REPLACE (parse_filename(source_file) AS source_file) FROM read_csv(" + strings.Join(args, ", ") + ")"
+		q := "SELECT * REPLACE (" + ownNames(files, staged) + " AS source_file) FROM read_csv(" + strings.Join(args, ", ") + ")"
 		if err := l.ctas(ctx, c, src, d.Name, q); err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
@@ -183,4 +184,60 @@ func (l *Loader) loadFolder(ctx context.Context, src *source, files []string, na
 	}
 	d.Warnings = append(d.Warnings, fmt.Sprintf("%d files read as one table, columns matched by name; source_file names each row's file", len(files)))
 	return []catalog.Dataset{d}, nil
+}
+
+// globChars are the characters DuckDB's file readers take for a pattern
+// in a path, even in a list of paths.
+const globChars = "*?["
+
+// stagedNames are the names the files get in the load's folder: their
+// own, except for a name holding a pattern character (a file called
+// *.csv would make read_csv read every file of the folder again), which
+// becomes loupe-file-N with its extensions.
+func stagedNames(files []string) []string {
+	taken := make(map[string]bool, len(files))
+	for _, f := range files {
+		taken[filepath.Base(f)] = true
+	}
+	out := make([]string, len(files))
+	for i, f := range files {
+		base := filepath.Base(f)
+		if !strings.ContainsAny(base, globChars) {
+			out[i] = base
+			continue
+		}
+		ext := filepath.Ext(base)
+		if e := strings.ToLower(ext); e == ".gz" || e == ".zst" {
+			ext = filepath.Ext(strings.TrimSuffix(base, ext)) + ext
+		}
+		ext = strings.Map(func(r rune) rune {
+			if strings.ContainsRune(globChars+"]", r) {
+				return '_'
+			}
+			return r
+		}, ext)
+		name := fmt.Sprintf("loupe-file-%d%s", i+1, ext)
+		for n := 2; taken[name]; n++ {
+			name = fmt.Sprintf("loupe-file-%d-%d%s", i+1, n, ext)
+		}
+		taken[name] = true
+		out[i] = name
+	}
+	return out
+}
+
+// ownNames is the SQL expression of source_file as the file's own name,
+// for read_csv's filename column over the staged names.
+func ownNames(files, staged []string) string {
+	expr := "parse_filename(source_file)"
+	var b strings.Builder
+	for i, f := range files {
+		if base := filepath.Base(f); base != staged[i] {
+			b.WriteString(" WHEN " + duck.QuoteString(staged[i]) + " THEN " + duck.QuoteString(base))
+		}
+	}
+	if b.Len() == 0 {
+		return expr
+	}
+	return "CASE " + expr + b.String() + " ELSE " + expr + " END"
 }

@@ -172,7 +172,7 @@ func toNumber(ctx context.Context, c *duckdb.Conn, table string, s numberStyle, 
 	}
 	expr := "CAST(replace(replace(nullif(trim(" + col + "), ''), " + duck.QuoteString(thousands) + ", ''), ',', '.') AS DOUBLE)"
 	q := "ALTER TABLE " + duck.QuoteIdent(table) + " ALTER COLUMN " + col + " SET DATA TYPE DOUBLE USING " + expr
-	if err := duck.Exec(ctx, c, q); err != nil {
+	if err := duck.ExecOne(ctx, c, q); err != nil {
 		return fmt.Errorf("read %s of %s as numbers: %w", s.name, finalName(table), err)
 	}
 	return nil

@@ -591,7 +591,7 @@ func copySQLiteObj(ctx context.Context, c *duckdb.Conn, db *sql.DB, src *source,
 		if err := replaceObject(ctx, c, name); err != nil {
 			return err
 		}
-		if err := duck.Exec(ctx, c, "CREATE TABLE "+duck.QuoteIdent(name)+" ("+strings.Join(defs, ", ")+")"); err != nil {
+		if err := duck.ExecOne(ctx, c, "CREATE TABLE "+duck.QuoteIdent(name)+" ("+strings.Join(defs, ", ")+")"); err != nil {
 			return fmt.Errorf("create %s: %w", name, err)
 		}
 		app, err := duckdb.NewAppender(c, "", "main", name)

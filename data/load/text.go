@@ -277,7 +277,8 @@ func (l *Loader) ctas(ctx context.Context, c *duckdb.Conn, src *source, name, qu
 			Bytes: int64(p.Percent / 100 * float64(src.info.Size()))})
 	})
 	defer stop()
-	if err := duck.Exec(ctx, c, "CREATE OR REPLACE TABLE "+duck.QuoteIdent(name)+" AS "+query); err != nil {
+	// One statement only (duck.ExecOne): query names the user's files.
+	if err := duck.ExecOne(ctx, c, "CREATE OR REPLACE TABLE "+duck.QuoteIdent(name)+" AS "+query); err != nil {
 		return err
 	}
 	return nil
@@ -428,7 +429,7 @@ func nameByPosition(ctx context.Context, c *duckdb.Conn, table string, header, n
 			continue
 		}
 		q := "ALTER TABLE " + duck.QuoteIdent(table) + " RENAME COLUMN " + duck.QuoteIdent(names[i]) + " TO " + duck.QuoteIdent(want)
-		if err := duck.Exec(ctx, c, q); err != nil {
+		if err := duck.ExecOne(ctx, c, q); err != nil {
 			return fmt.Errorf("name column %d of %s: %w", i+1, finalName(table), err)
 		}
 		delete(taken, strings.ToLower(names[i]))

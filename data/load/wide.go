@@ -182,7 +182,7 @@ func (l *Loader) writeParts(ctx context.Context, c *duckdb.Conn, src *source, d 
 		names := wf.names[done:min(done+wideSlice, len(wf.names))]
 		read := strings.TrimSuffix(o.sql(part), ")") + ", header = " + strconv.FormatBool(wf.header) + ", names = " + nameList(names) + ")"
 		q := "CREATE TABLE " + wideRels(d.Attach, i+1)[i] + " AS SELECT * FROM " + read
-		if err := duck.Exec(ctx, c, q); err != nil {
+		if err := duck.ExecOne(ctx, c, q); err != nil { // the header's names
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}

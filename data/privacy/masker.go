@@ -273,21 +273,37 @@ func (m *Masker) Unmask(s string) string {
 	})
 }
 
-// UnmaskCall unmasks a tool call's JSON arguments (see UnmaskJSON). A
-// placeholder inside a SQL string literal ('<name_3>', '%<name_3>%': after
-// an odd number of single quotes) gets its value with single quotes
-// doubled, so that O'Brien stays one literal.
+// UnmaskCall unmasks a tool call's JSON arguments (see UnmaskJSON). The
+// values are the user's data, so hostile text: one put back inside a
+// quoted part of a SQL text stays inside it, whatever came before in the
+// statement (quotes in names or comments). Inside a string literal
+// ('<name_3>', '%<name_3>%') its single quotes are doubled, so that
+// O'Brien stays one literal, and its backslashes too in an E'…' literal;
+// inside a quoted name ("<name_3>") its double quotes are doubled; inside
+// a dollar-quoted string ($$…$$) a value holding the closing tag is left
+// masked (no such value is found) rather than end the string. Elsewhere
+// (prose, a bare placeholder) the value is put back as it is.
 func (m *Masker) UnmaskCall(raw []byte) []byte {
-	return m.mapJSON(raw, m.unmaskQuoted)
+	return m.mapJSON(raw, func(s string) string { return m.unmaskQuoted(s, false) })
 }
 
-func (m *Masker) unmaskQuoted(s string) string {
+// UnmaskCallMySQL is UnmaskCall for calls whose SQL runs on MySQL or
+// MariaDB, which Loupe's sessions keep reading a backslash as an escape
+// and "…" as a string (see data/remote/mysql): a value put back in a
+// literal has its backslashes doubled too, so that x\ cannot escape the
+// closing quote, and one in a `quoted name` its backticks doubled.
+func (m *Masker) UnmaskCallMySQL(raw []byte) []byte {
+	return m.mapJSON(raw, func(s string) string { return m.unmaskQuoted(s, true) })
+}
+
+func (m *Masker) unmaskQuoted(s string, mysql bool) string {
 	if !strings.Contains(s, "<") {
 		return s
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	locs := placeholderRe.FindAllStringIndex(s, -1)
+	parts := quotedParts(s, mysql)
 	var b strings.Builder
 	last := 0
 	for _, l := range locs {
@@ -295,8 +311,8 @@ func (m *Masker) unmaskQuoted(s string) string {
 		if !ok {
 			continue
 		}
-		if strings.Count(s[:l[0]], "'")%2 == 1 { // inside a SQL string literal
-			v = strings.ReplaceAll(v, "'", "''")
+		if v, ok = partAt(parts, l[0]).escape(v); !ok {
+			continue
 		}
 		b.WriteString(s[last:l[0]])
 		b.WriteString(v)

@@ -392,7 +392,7 @@ func (im *importer) finish(ctx context.Context, c *duckdb.Conn, d *catalog.Datas
 		sel[i] = expr + " AS " + duck.QuoteIdent(col.name)
 	}
 	q := "CREATE TABLE " + duck.QuoteIdent(im.table) + " AS SELECT " + strings.Join(sel, ", ") + " FROM " + duck.QuoteIdent(im.stage)
-	if err := duck.Exec(ctx, c, q); err != nil {
+	if err := duck.ExecOne(ctx, c, q); err != nil { // the remote result's column names
 		return fmt.Errorf("create %s: %w", im.opt.Table, err)
 	}
 	if len(checks) > 0 {

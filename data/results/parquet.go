@@ -13,6 +13,7 @@ import (
 
 	_ "github.com/duckdb/duckdb-go/v2" // the "duckdb" driver
 
+	"github.com/loupeapp/loupe/data/duck"
 	"github.com/loupeapp/loupe/data/query"
 )
 
@@ -39,8 +40,22 @@ func WriteParquet(ctx context.Context, path string, cols []query.Column, rows []
 		return fmt.Errorf("write Parquet: %w", err)
 	}
 	defer db.Close()
-	if _, err := db.ExecContext(ctx, copyStatement(staged, out, cols)); err != nil {
+	c, err := db.Conn(ctx)
+	if err != nil {
 		return fmt.Errorf("write Parquet: %w", err)
+	}
+	defer c.Close()
+	for _, s := range []string{
+		"SET autoinstall_known_extensions = false",
+		"SET autoload_known_extensions = false",
+		"SET allowed_directories = [" + duck.QuoteString(tmp+string(filepath.Separator)) + "]",
+		"SET enable_external_access = false",
+		"SET lock_configuration = true",
+		copyStatement(staged, out, cols),
+	} {
+		if _, err := c.ExecContext(ctx, s); err != nil {
+			return fmt.Errorf("write Parquet: %w", err)
+		}
 	}
 	if err := os.Rename(out, path); err != nil {
 		return fmt.Errorf("write Parquet to %s: %w", path, err)
@@ -85,22 +100,20 @@ func copyStatement(staged, out string, cols []query.Column) string {
 	types := make([]string, len(cols))
 	sel := make([]string, len(cols))
 	for i, c := range cols {
-		types[i] = fmt.Sprintf("'c%d': %s", i, literal(parquetType(c.Type)))
-		sel[i] = fmt.Sprintf(`c%d AS "%s"`, i, strings.ReplaceAll(c.Name, `"`, `""`))
+		types[i] = fmt.Sprintf("'c%d': %s", i, duck.QuoteString(parquetType(c.Type)))
+		sel[i] = fmt.Sprintf(`c%d AS %s`, i, duck.QuoteIdent(c.Name))
 	}
 	return fmt.Sprintf("COPY (SELECT %s FROM read_json(%s, format = 'newline_delimited', columns = {%s})) TO %s (FORMAT parquet)",
-		strings.Join(sel, ", "), literal(staged), strings.Join(types, ", "), literal(out))
+		strings.Join(sel, ", "), duck.QuoteString(staged), strings.Join(types, ", "), duck.QuoteString(out))
 }
 
 // parquetType is the type a column is read back as: its own, except
 // those held as text Loupe cannot parse back (INTERVAL, written in words;
-// an empty type).
+// ENUM, which a result names without its values; an empty type).
 func parquetType(t string) string {
 	u := strings.ToUpper(strings.TrimSpace(t))
-	if u == "" || strings.HasPrefix(u, "INTERVAL") {
+	if u == "" || strings.HasPrefix(u, "INTERVAL") || strings.HasPrefix(u, "ENUM") {
 		return "VARCHAR"
 	}
 	return t
 }
-
-func literal(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }

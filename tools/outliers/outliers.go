@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/loupeapp/loupe/data/catalog"
+	"github.com/loupeapp/loupe/data/duck"
 	"github.com/loupeapp/loupe/data/query"
 	"github.com/loupeapp/loupe/tools"
 	"github.com/loupeapp/loupe/tools/args"
@@ -207,7 +208,8 @@ func numeric(typ string) bool {
 	return false
 }
 
-func quote(name string) string { return `"` + strings.ReplaceAll(name, `"`, `""`) + `"` }
+// quote is duck.QuoteIdent, the one way a name goes into SQL Loupe builds.
+func quote(name string) string { return duck.QuoteIdent(name) }
 
 // stats are the column's statistics and the outliers' bounds and counts.
 type stats struct {

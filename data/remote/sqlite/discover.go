@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/loupeapp/loupe/data/duck"
 	"github.com/loupeapp/loupe/data/remote"
 )
 
@@ -142,7 +141,7 @@ func (s *Source) rowCounts(ctx context.Context, sc *remote.Schema) error {
 			t.Rows = n
 			continue
 		}
-		q := "SELECT count(*) FROM " + duck.QuoteIdent(t.Name) // SQLite quotes names as DuckDB does
+		q := "SELECT count(*) FROM " + remote.QuoteIdent(remote.SQLite, t.Name)
 		if err := s.db.QueryRowContext(ctx, q).Scan(&t.Rows); err != nil {
 			return err
 		}
