@@ -91,7 +91,11 @@ func runSearch(ctx context.Context, e env, args []string) int {
 		return ExitOK
 	}
 	for i, m := range matches {
-		fmt.Fprintf(e.stdout, "%2d. %-40s %8.3g  %s rows\n", i+1, m.Table, m.Score, groupDigits(m.Rows))
+		unit := "rows"
+		if m.Rows == 1 {
+			unit = "row"
+		}
+		fmt.Fprintf(e.stdout, "%2d. %-40s %8.3g  %s %s\n", i+1, m.Table, m.Score, groupDigits(m.Rows), unit)
 		for _, c := range m.Columns {
 			fmt.Fprintf(e.stdout, "      %-36s %s\n", c.Name, c.Type)
 		}
