@@ -38,7 +38,7 @@ func quotedParts(s string, mysql bool) []quoted {
 			out = append(out, p)
 			i = p.end
 		case !mysql && c == '$' && (i == 0 || !nameByte(s[i-1])):
-			tag, ok := dollarTag(s[i:])
+			tag, ok := sqlscan.DollarTag(s, i)
 			if !ok {
 				i++
 				continue
@@ -54,20 +54,6 @@ func quotedParts(s string, mysql bool) []quoted {
 		}
 	}
 	return out
-}
-
-// dollarTag is the $tag$ (or $$) that s starts with.
-func dollarTag(s string) (string, bool) {
-	for j := 1; j < len(s); j++ {
-		switch c := s[j]; {
-		case c == '$':
-			return s[:j+1], true
-		case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || j > 1 && c >= '0' && c <= '9' || c >= 0x80:
-		default:
-			return "", false
-		}
-	}
-	return "", false
 }
 
 func nameByte(c byte) bool {

@@ -117,7 +117,7 @@ func split(text string, r lexRules) []stmt {
 		case r.tclVars && strings.IndexByte("$@:#", c) >= 0:
 			j = tclVariableEnd(s, i)
 		case c == '$' && r.dollar && !(i > 0 && isWord(s[i-1])):
-			if tag, ok := dollarTag(s, i); ok {
+			if tag, ok := sqlscan.DollarTag(s, i); ok {
 				kind = tString
 				if k := strings.Index(s[i+len(tag):], tag); k >= 0 {
 					j = i + len(tag) + k + len(tag)
@@ -188,18 +188,4 @@ func tclVariableEnd(s string, i int) int {
 		}
 	}
 	return j
-}
-
-// dollarTag returns the $tag$ that opens a dollar-quoted string at i.
-func dollarTag(s string, i int) (string, bool) {
-	j := i + 1
-	if j < len(s) && isWordStart(s[j]) {
-		for j < len(s) && (isWordStart(s[j]) || s[j] >= '0' && s[j] <= '9') {
-			j++
-		}
-	}
-	if j < len(s) && s[j] == '$' {
-		return s[i : j+1], true
-	}
-	return "", false
 }

@@ -1,7 +1,8 @@
 // Package sqlscan says where the parts of SQL text that are not code end:
-// string literals and quoted names, line comments and block comments. The
-// SQL lexers (data/guard for DuckDB, data/remote for the connected
-// databases, data/privacy's lineage) share it, each deciding with its own
+// string literals and quoted names, line comments and block comments, and
+// how a dollar-quoted string's tag is written. The SQL lexers (data/guard
+// for DuckDB, data/remote for the connected databases, data/privacy's
+// lineage and its quoted parts) share it, each deciding with its own
 // dialect's rules where such a part starts.
 package sqlscan
 
@@ -62,4 +63,24 @@ func BlockCommentEnd(s string, i int, nested bool) int {
 		}
 	}
 	return len(s)
+}
+
+// DollarTag returns the $tag$ (or $$) that opens a dollar-quoted string
+// at i in s, as PostgreSQL and DuckDB write them: a tag is a name (a
+// letter, _ or a non-ASCII byte, then digits too) or nothing.
+func DollarTag(s string, i int) (string, bool) {
+	j := i + 1
+	if j < len(s) && tagStart(s[j]) {
+		for j < len(s) && (tagStart(s[j]) || s[j] >= '0' && s[j] <= '9') {
+			j++
+		}
+	}
+	if j < len(s) && s[j] == '$' {
+		return s[i : j+1], true
+	}
+	return "", false
+}
+
+func tagStart(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
 }
