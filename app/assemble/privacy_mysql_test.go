@@ -2,16 +2,10 @@ package assemble_test
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
-	"fmt"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
-	"time"
-
-	gomysql "github.com/go-sql-driver/mysql"
 
 	"github.com/loupeapp/loupe/app/assemble"
 	"github.com/loupeapp/loupe/data/privacy"
@@ -29,20 +23,7 @@ import (
 func TestMaskedMySQLValuesStayInTheirLiterals(t *testing.T) {
 	env := remotetest.Servers(t, "mysql")
 	ctx := context.Background()
-	cfg := gomysql.NewConfig()
-	cfg.User, cfg.Passwd = env["LOUPE_MYSQL_ADMIN_USER"], env["LOUPE_MYSQL_ADMIN_PASSWORD"]
-	cfg.Net, cfg.Addr = "tcp", env["LOUPE_MYSQL_HOST"]+":"+env["LOUPE_MYSQL_PORT"]
-	conn, err := gomysql.NewConnector(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	admin := sql.OpenDB(conn)
-	t.Cleanup(func() { admin.Close() })
-	db := fmt.Sprintf("loupe_mask_%d", time.Now().UnixNano())
-	if _, err := admin.ExecContext(ctx, "CREATE DATABASE "+db); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _, _ = admin.ExecContext(context.Background(), "DROP DATABASE IF EXISTS "+db) })
+	admin, db := remotetest.MySQLScratch(t, env, "loupe_mask")
 	for _, q := range []string{
 		"CREATE TABLE " + db + ".customer (customer_id INT, last_name VARCHAR(40), email VARCHAR(40))",
 		"INSERT INTO " + db + `.customer VALUES (1, 'Smith\\', 'ann@example.org'), (2, 'Jones', ' OR 1=1 -- '), (3, 'Brown', 'cy@example.org')`,
@@ -51,14 +32,13 @@ func TestMaskedMySQLValuesStayInTheirLiterals(t *testing.T) {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}
-	port, _ := strconv.Atoi(env["LOUPE_MYSQL_PORT"])
-	p := remote.Profile{Name: "shop", Kind: remote.MySQL, Host: env["LOUPE_MYSQL_HOST"], Port: port, Database: db,
-		User: env["LOUPE_MYSQL_ADMIN_USER"], TLS: remote.TLSPrefer}
+	p, password := remotetest.MySQLProfile(t, env, "ADMIN", db)
+	p.Name = "shop"
 	store := remote.NewStore(filepath.Join(t.TempDir(), "connections.json"))
 	if _, err := store.Put(p); err != nil {
 		t.Fatal(err)
 	}
-	r, _ := openRemote(t, store, p.Name, env["LOUPE_MYSQL_ADMIN_PASSWORD"])
+	r, _ := openRemote(t, store, p.Name, password)
 	defer r.Close()
 	gate, err := assemble.NewGate(privacy.Masked, assemble.RemotePrivate{R: r, Dir: t.TempDir()})
 	if err != nil {

@@ -3,7 +3,6 @@ package privacy_test
 import (
 	"context"
 	"encoding/json"
-	"strconv"
 	"testing"
 
 	"github.com/loupeapp/loupe/data/privacy"
@@ -20,13 +19,9 @@ import (
 // MariaDB server's Chinook, through Loupe's own connection.
 func TestUnmaskCallMySQLKeepsBackslashesInTheLiteral(t *testing.T) {
 	env := remotetest.Servers(t, "mysql")
-	port, err := strconv.Atoi(env["LOUPE_MYSQL_PORT"])
-	if err != nil {
-		t.Fatal(err)
-	}
 	ctx := context.Background()
-	src, err := remote.Open(ctx, remote.Profile{Name: "chinook-mysql", Kind: remote.MySQL, Host: env["LOUPE_MYSQL_HOST"], Port: port,
-		Database: env["LOUPE_MYSQL_DATABASE"], User: env["LOUPE_MYSQL_RO_USER"], TLS: remote.TLSPrefer}, env["LOUPE_MYSQL_RO_PASSWORD"])
+	p, password := remotetest.MySQLProfile(t, env, "RO", env["LOUPE_MYSQL_DATABASE"])
+	src, err := remote.Open(ctx, p, password)
 	if err != nil {
 		t.Fatal(err)
 	}

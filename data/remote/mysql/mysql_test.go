@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -20,12 +19,7 @@ import (
 func server(t testing.TB) map[string]string { return remotetest.Servers(t, "mysql") }
 
 func roProfile(t testing.TB, env map[string]string) (remote.Profile, string) {
-	port, err := strconv.Atoi(env["LOUPE_MYSQL_PORT"])
-	if err != nil {
-		t.Fatalf("port: %v", err)
-	}
-	return remote.Profile{Name: "chinook-mysql", Kind: remote.MySQL, Host: env["LOUPE_MYSQL_HOST"], Port: port,
-		Database: env["LOUPE_MYSQL_DATABASE"], User: env["LOUPE_MYSQL_RO_USER"], TLS: remote.TLSPrefer}, env["LOUPE_MYSQL_RO_PASSWORD"]
+	return remotetest.MySQLProfile(t, env, "RO", env["LOUPE_MYSQL_DATABASE"])
 }
 
 // connect opens a plain database/sql pool, bypassing Loupe.

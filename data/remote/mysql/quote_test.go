@@ -2,12 +2,11 @@ package mysql
 
 import (
 	"context"
-	"fmt"
 	"testing"
-	"time"
 
 	"github.com/loupeapp/loupe/data/query"
 	"github.com/loupeapp/loupe/data/remote"
+	"github.com/loupeapp/loupe/data/remote/remotetest"
 )
 
 // A hostile server's names (backticks, double quotes, a statement's end)
@@ -17,18 +16,9 @@ import (
 func TestQuoteIdentHostileNames(t *testing.T) {
 	env := server(t)
 	ctx := context.Background()
-	admin, err := connect(env, "ADMIN")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { admin.Close() })
-	dbName := fmt.Sprintf("loupe_quote_%d", time.Now().UnixNano())
+	admin, dbName := remotetest.MySQLScratch(t, env, "loupe_quote")
 	table, col := "q`t\"; DROP TABLE Track; --", "c`\" FROM Track; --"
 	qt, qc := remote.QuoteIdent(remote.MySQL, table), remote.QuoteIdent(remote.MySQL, col)
-	if _, err := admin.ExecContext(ctx, "CREATE DATABASE "+dbName); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _, _ = admin.ExecContext(context.Background(), "DROP DATABASE IF EXISTS "+dbName) })
 	for _, q := range []string{
 		"CREATE TABLE " + dbName + "." + qt + " (" + qc + " VARCHAR(20))",
 		"INSERT INTO " + dbName + "." + qt + " VALUES ('only row')",
@@ -37,9 +27,8 @@ func TestQuoteIdentHostileNames(t *testing.T) {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}
-	p, _ := roProfile(t, env)
-	p.User, p.Database = env["LOUPE_MYSQL_ADMIN_USER"], dbName
-	s, err := Open(ctx, p, env["LOUPE_MYSQL_ADMIN_PASSWORD"])
+	p, password := remotetest.MySQLProfile(t, env, "ADMIN", dbName)
+	s, err := Open(ctx, p, password)
 	if err != nil {
 		t.Fatal(err)
 	}
