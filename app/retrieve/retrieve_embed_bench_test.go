@@ -1,7 +1,6 @@
 package retrieve_test
 
 import (
-	"context"
 	"log/slog"
 	"os"
 	"testing"
@@ -67,32 +66,11 @@ func BenchmarkRetrievalEmbed(b *testing.B) {
 // every table of l embedded (outside the benchmark's clock).
 func realSemantic(b *testing.B, l *indextest.Loaded, cfg provider.Config) (*index.Index, *index.Semantic) {
 	b.Helper()
-	ctx := context.Background()
-	idx, err := index.Open(l.WS.Engine.Dir())
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { idx.Close() })
-	emb, err := provider.OpenEmbedder(cfg)
-	if err != nil {
-		b.Fatal(err)
-	}
-	sem, err := index.OpenSemantic(ctx, l.WS.Engine, emb)
-	if err != nil {
-		b.Fatal(err)
-	}
-	ds, err := l.WS.Datasets(ctx)
-	if err != nil {
-		b.Fatal(err)
-	}
 	b.StopTimer()
 	defer b.StartTimer()
-	st, err := sem.Sync(ctx, index.Workspace, index.FromDatasets(ds))
-	if err != nil {
-		b.Fatalf("embed the tables with %s at %s: %v", cfg.EmbedModel, cfg.BaseURL, err)
-	}
-	if st.Embedded != len(ds) {
-		b.Fatalf("embedded %d of %d tables", st.Embedded, len(ds))
+	idx, sem, _, n, tables := embedded(b, l, cfg)
+	if n != tables {
+		b.Fatalf("embedded %d of %d tables", n, tables)
 	}
 	return idx, sem
 }

@@ -219,30 +219,38 @@ func TestSemanticBoostFallsBack(t *testing.T) {
 // embedded. The index is closed when the test ends.
 func semanticIndex(t *testing.T, l *indextest.Loaded) (*index.Index, *index.Semantic, *provider.Embedder, *fake.Server) {
 	t.Helper()
+	s := fake.Start(t, fake.Options{})
+	idx, sem, emb, _, _ := embedded(t, l, provider.Config{EmbedModel: "nomic-embed-text", BaseURL: s.OllamaURL(),
+		Logger: slog.New(slog.DiscardHandler)})
+	return idx, sem, emb, s
+}
+
+// embedded is l's text index with cfg's embedding model's index beside
+// it, every dataset of l synced (embedded of tables), failing tb on any
+// error. The index is closed when tb ends.
+func embedded(tb testing.TB, l *indextest.Loaded, cfg provider.Config) (idx *index.Index, sem *index.Semantic, emb *provider.Embedder, n, tables int) {
+	tb.Helper()
 	ctx := context.Background()
 	idx, err := index.Open(l.WS.Engine.Dir())
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	t.Cleanup(func() { idx.Close() })
-	s := fake.Start(t, fake.Options{})
-	emb, err := provider.OpenEmbedder(provider.Config{EmbedModel: "nomic-embed-text", BaseURL: s.OllamaURL(),
-		Logger: slog.New(slog.DiscardHandler)})
-	if err != nil {
-		t.Fatal(err)
+	tb.Cleanup(func() { idx.Close() })
+	if emb, err = provider.OpenEmbedder(cfg); err != nil {
+		tb.Fatal(err)
 	}
-	sem, err := index.OpenSemantic(ctx, l.WS.Engine, emb)
-	if err != nil {
-		t.Fatal(err)
+	if sem, err = index.OpenSemantic(ctx, l.WS.Engine, emb); err != nil {
+		tb.Fatal(err)
 	}
 	ds, err := l.WS.Datasets(ctx)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	if _, err := sem.Sync(ctx, index.Workspace, index.FromDatasets(ds)); err != nil {
-		t.Fatal(err)
+	st, err := sem.Sync(ctx, index.Workspace, index.FromDatasets(ds))
+	if err != nil {
+		tb.Fatalf("embed the tables with %s at %s: %v", cfg.EmbedModel, cfg.BaseURL, err)
 	}
-	return idx, sem, emb, s
+	return idx, sem, emb, st.Embedded, len(ds)
 }
 
 // TestRetrieveDefogSemantic measures the boost of the fake embedding model
