@@ -63,9 +63,11 @@ type Checked struct {
 }
 
 // Check parses query with DuckDB on c and returns it prepared if it may
-// run. It returns a *RefusedError for statements that are not read-only or
+// run. It returns a *RefusedError for statements that are not read-only,
 // that read files outside importDir (the only folder the loaded datasets
-// live in; "" allows no file at all), ErrEmpty for an empty text, and
+// live in; "" allows no file at all) or that name a database attached
+// beside the workspace (a loaded DuckDB file, a wide file's parts), which
+// only the datasets' views may read, ErrEmpty for an empty text, and
 // DuckDB's error (a mistake in the SQL the author can fix) when the
 // statement does not parse or bind.
 func Check(c *duckdb.Conn, query, importDir string) (*Checked, error) {
@@ -88,10 +90,15 @@ func Check(c *duckdb.Conn, query, importDir string) (*Checked, error) {
 	// What the statement is and what it reads are checked on DuckDB's own
 	// syntax tree before it is prepared: binding a table function already
 	// opens its files.
+	attached, err := attachedDatabases(c)
+	if err != nil {
+		return nil, err
+	}
+	sc := scope{importDir: importDir, attached: attached}
 	explained := st.first() == "EXPLAIN"
 	var tree syntax
 	if explained {
-		if err := checkExplained(c, text, importDir); err != nil {
+		if err := checkExplained(c, text, sc); err != nil {
 			return nil, err
 		}
 	} else {
@@ -110,14 +117,14 @@ func Check(c *duckdb.Conn, query, importDir string) (*Checked, error) {
 			if len(tree.statements) != 1 {
 				return nil, refuse("DuckDB reads %d statements in the text; run exactly one read-only statement at a time", len(tree.statements))
 			}
-			if err := checkTree(tree.statements[0], importDir); err != nil {
+			if err := checkTree(tree.statements[0], sc); err != nil {
 				return nil, err
 			}
 		default:
 			// PRAGMA, a PIVOT DuckDB expands into several statements, or
 			// text DuckDB cannot parse: there is no tree, so look for the
 			// risky functions by name before binding.
-			if err := checkWords(st); err != nil {
+			if err := checkWords(st, sc); err != nil {
 				return nil, err
 			}
 		}

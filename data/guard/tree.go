@@ -122,13 +122,48 @@ func syntaxTree(c *duckdb.Conn, text string) (syntax, error) {
 	return syntax{ok: true, statements: out.Statements}, nil
 }
 
+// scope is what a statement may read beyond the workspace's own tables:
+// files inside importDir ("" allows none). attached are the databases
+// attached beside the workspace (DuckDB files loaded as datasets, parts of
+// wide files), lower case: a query reads them only through the datasets'
+// views, never by name, as a loaded file's views were checked only for
+// being read that way (ViewReads) and the file may hold others.
+type scope struct {
+	importDir string
+	attached  map[string]bool
+}
+
+// attachedDatabases lists the databases attached beside the workspace: all
+// but the current one, system and temp.
+func attachedDatabases(c *duckdb.Conn) (map[string]bool, error) {
+	rows, err := c.QueryContext(context.Background(), "SELECT lower(database_name) FROM duckdb_databases() WHERE database_name NOT IN (current_database(), 'system', 'temp')", nil)
+	if err != nil {
+		return nil, fmt.Errorf("list attached databases: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]bool{}
+	dest := []driver.Value{nil}
+	for {
+		if err := rows.Next(dest); err != nil {
+			if errors.Is(err, io.EOF) {
+				return out, nil
+			}
+			return nil, fmt.Errorf("list attached databases: %w", err)
+		}
+		if s, ok := dest[0].(string); ok {
+			out[s] = true
+		}
+	}
+}
+
 // checkTree walks one statement's syntax tree and refuses table functions
-// off the list and file paths outside importDir.
-func checkTree(node any, importDir string) error {
+// off the list, file paths outside s.importDir and attached databases
+// named directly.
+func checkTree(node any, s scope) error {
 	switch n := node.(type) {
 	case []any:
 		for _, e := range n {
-			if err := checkTree(e, importDir); err != nil {
+			if err := checkTree(e, s); err != nil {
 				return err
 			}
 		}
@@ -136,20 +171,25 @@ func checkTree(node any, importDir string) error {
 		switch n["type"] {
 		case "TABLE_FUNCTION":
 			f, _ := n["function"].(map[string]any)
-			if err := checkTableFunction(f, importDir); err != nil {
+			if err := checkTableFunction(f, s); err != nil {
 				return err
 			}
 		case "BASE_TABLE", "SHOW_REF":
-			// FROM 'file.csv' reads a file through a replacement scan.
 			name, _ := n["table_name"].(string)
-			if n["schema_name"] == "" && n["catalog_name"] == "" && strings.ContainsAny(name, `/\.:~`) {
-				if err := checkPath(name, importDir); err != nil {
+			cat, _ := n["catalog_name"].(string)
+			sch, _ := n["schema_name"].(string)
+			if s.attached[strings.ToLower(cat)] || cat == "" && s.attached[strings.ToLower(sch)] {
+				return refuseAttached(cat, sch)
+			}
+			// FROM 'file.csv' reads a file through a replacement scan.
+			if sch == "" && cat == "" && strings.ContainsAny(name, `/\.:~`) {
+				if err := checkPath(name, s.importDir); err != nil {
 					return err
 				}
 			}
 		}
 		for _, v := range n {
-			if err := checkTree(v, importDir); err != nil {
+			if err := checkTree(v, s); err != nil {
 				return err
 			}
 		}
@@ -157,7 +197,15 @@ func checkTree(node any, importDir string) error {
 	return nil
 }
 
-func checkTableFunction(f map[string]any, importDir string) error {
+func refuseAttached(cat, sch string) error {
+	db := cat
+	if db == "" {
+		db = sch
+	}
+	return refuse("it reads the database %s directly, which Loupe attached for some of the loaded tables; query the loaded tables by their names", db)
+}
+
+func checkTableFunction(f map[string]any, s scope) error {
 	name, _ := f["function_name"].(string)
 	lname := strings.ToLower(name)
 	switch {
@@ -166,8 +214,14 @@ func checkTableFunction(f map[string]any, importDir string) error {
 	case readsTable[lname]:
 		// histogram(source, col) reads query_table(source): a table name
 		// is fine, a string may name any file a replacement scan reads.
-		if a := firstPositional(f); a == nil || a["class"] != "COLUMN_REF" {
+		a := firstPositional(f)
+		if a == nil || a["class"] != "COLUMN_REF" {
 			return refuse("%s() must name a table, not a string; query the loaded tables", name)
+		}
+		if parts, _ := a["column_names"].([]any); len(parts) > 1 {
+			if db, _ := parts[0].(string); s.attached[strings.ToLower(db)] {
+				return refuseAttached(db, "")
+			}
 		}
 		return nil
 	case harmless[lname]:
@@ -184,7 +238,7 @@ func checkTableFunction(f map[string]any, importDir string) error {
 		return refuse("%s() must name its file with a plain string (no expressions); query the loaded tables instead", name)
 	}
 	for _, p := range paths {
-		if err := checkPath(p, importDir); err != nil {
+		if err := checkPath(p, s.importDir); err != nil {
 			return err
 		}
 	}
@@ -260,13 +314,16 @@ func checkPath(p, importDir string) error {
 
 // checkWords is the check for statements DuckDB cannot serialize: it
 // refuses any identifier naming a table function that reads files or is
-// off the list, before the statement is bound.
-func checkWords(st statement) error {
+// off the list, or an attached database, before the statement is bound.
+func checkWords(st statement, s scope) error {
 	if st.uident {
 		return refuse(`it uses a U&"…" identifier, which Loupe cannot check in this statement; write names plainly`)
 	}
 	for _, w := range st.words {
 		lw := strings.ToLower(w)
+		if s.attached[lw] {
+			return refuseAttached(lw, "")
+		}
 		if readsFiles[lw] || readsSQL[lw] || readsTable[lw] || risky[lw] {
 			return refuse("it uses %s in a statement Loupe cannot check (PRAGMA, DDL, or a PIVOT without an IN list); query the loaded tables, or give the PIVOT an explicit IN list", lw)
 		}
@@ -285,14 +342,14 @@ var risky = set(
 // checkExplained checks the statement an EXPLAIN explains: it must be a
 // SELECT, which EXPLAIN ANALYZE runs (EXPLAIN ANALYZE COPY … TO writes the
 // file, EXPLAIN ANALYZE COMMIT commits), and its tree must pass checkTree.
-func checkExplained(c *duckdb.Conn, text, importDir string) error {
+func checkExplained(c *duckdb.Conn, text string, s scope) error {
 	for _, target := range explainTargets(text) {
 		tree, err := syntaxTree(c, target)
 		if err != nil {
 			return err
 		}
 		if tree.ok && len(tree.statements) == 1 {
-			return checkTree(tree.statements[0], importDir)
+			return checkTree(tree.statements[0], s)
 		}
 	}
 	return refuse("only EXPLAIN of a single SELECT query may run")

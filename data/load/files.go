@@ -70,17 +70,20 @@ func (l *Loader) loadDuckDB(ctx context.Context, src *source) ([]catalog.Dataset
 	}
 	started := time.Now()
 	err = l.commit(ctx, func(c *duckdb.Conn) error {
-		type obj struct{ schema, name, comment string }
-		var objs []obj
-		q := "SELECT schema_name, table_name, coalesce(comment, '') FROM duckdb_tables() WHERE database_name = " + duck.QuoteString(alias) +
-			" UNION ALL SELECT schema_name, view_name, coalesce(comment, '') FROM duckdb_views() WHERE database_name = " + duck.QuoteString(alias) +
-			" AND NOT internal ORDER BY 1, 2"
-		if err := each(ctx, c, q, func(v []any) { objs = append(objs, obj{fmt.Sprint(v[0]), fmt.Sprint(v[1]), fmt.Sprint(v[2])}) }); err != nil {
+		all, err := fileObjects(ctx, c, alias)
+		if err != nil {
 			return fmt.Errorf("list tables of %s: %w", src.path, err)
+		}
+		objs, refused, err := containedObjects(ctx, c, alias, all)
+		if err != nil {
+			return fmt.Errorf("check the views of %s: %w", src.path, err)
 		}
 		comments, err := columnComments(ctx, c, alias)
 		if err != nil {
 			return fmt.Errorf("read the column comments of %s: %w", src.path, err)
+		}
+		if len(objs) == 0 && len(refused) > 0 {
+			return fileErr(src.path, "none of the DuckDB file's views can be loaded: "+refused[0], "open a database whose tables hold the data", nil)
 		}
 		if len(objs) == 0 {
 			return fileErr(src.path, "the DuckDB file has no tables", "open a database that holds data", nil)
@@ -90,10 +93,7 @@ func (l *Loader) loadDuckDB(ctx context.Context, src *source) ([]catalog.Dataset
 			return err
 		}
 		for _, o := range objs {
-			part := o.name
-			if o.schema != "main" {
-				part = o.schema + "." + o.name
-			}
+			part := o.part()
 			name, err := n.stage(ctx, sqlName(strings.ReplaceAll(part, ".", "_")), part)
 			if err != nil {
 				return err
@@ -113,12 +113,10 @@ func (l *Loader) loadDuckDB(ctx context.Context, src *source) ([]catalog.Dataset
 			}
 			out = append(out, d)
 		}
-		parts := make([]string, len(objs))
-		for i, o := range objs {
-			parts[i] = o.name
-			if o.schema != "main" {
-				parts[i] = o.schema + "." + o.name
-			}
+		out[0].Warnings = append(out[0].Warnings, refused...)
+		parts := make([]string, len(all))
+		for i, o := range all {
+			parts[i] = o.part()
 		}
 		return noteVanished(ctx, c, src, n, out, "table", partSet(parts))
 	})

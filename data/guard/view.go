@@ -1,0 +1,219 @@
+package guard
+
+import (
+	"strings"
+
+	duckdb "github.com/duckdb/duckdb-go/v2"
+)
+
+// A view stored in a DuckDB file Loupe attaches runs its own SQL whenever a
+// query reads it, and DuckDB binds a name the view's own schema lacks
+// against the workspace: `SELECT * FROM customers` in a loaded file reads
+// the workspace's customers. Such a view could hand the model another
+// dataset under a new name, around its privacy marks, or Loupe's own
+// tables, or (through query(), read_csv() or a macro) files and SQL the
+// guard never sees. So a file's views are checked when it is loaded, by
+// ViewReads, and only views that read their own file are kept.
+
+// Contents is what ViewReads needs to know of the attached database a view
+// lives in and of what sits beside it. All names are lower case.
+type Contents struct {
+	Catalog  string          // the name the file is attached under
+	Objects  map[string]bool // "schema.name" of every table and view in the file
+	Macros   map[string]bool // names of the macros defined anywhere but DuckDB's system catalog
+	Catalogs map[string]bool // names of every attached database (the workspace, system, temp, the file…)
+}
+
+// generators are the table functions a view may call: they make rows from
+// their arguments (which are checked like the rest of the view) and read
+// nothing.
+var generators = set("range", "generate_series", "unnest", "repeat", "repeat_row", "json_each", "json_tree")
+
+// ViewReads checks the definition of a view stored in the attached database
+// in.Catalog (text as duckdb_views().sql gives it, schema the view's own
+// schema) and returns the tables and views of that database it reads, as
+// "schema.name". A view reading another view of the file is only as safe
+// as that view: the caller refuses it when the other is refused.
+//
+// It returns a *RefusedError when the view may read anything outside its
+// file: a name its schema does not hold (DuckDB would look it up in the
+// workspace), another database, a table function other than a generator,
+// a macro (whose body is not checked), or a function qualified by schema.
+// It does not bind or run the view; c is used only for DuckDB's parser.
+func ViewReads(c *duckdb.Conn, text, schema string, in Contents) ([]string, error) {
+	query, ok := viewQuery(text)
+	if !ok {
+		return nil, refuse("Loupe cannot read its definition")
+	}
+	tree, err := syntaxTree(c, query)
+	if err != nil {
+		return nil, err
+	}
+	if !tree.ok || len(tree.statements) != 1 {
+		return nil, refuse("Loupe cannot check its query (only a plain SELECT can be checked)")
+	}
+	w := viewWalk{in: in, schema: strings.ToLower(schema), reads: map[string]bool{}}
+	if err := w.walk(tree.statements[0], nil); err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(w.reads))
+	for o := range w.reads {
+		out = append(out, o)
+	}
+	return out, nil
+}
+
+// viewQuery returns the query of a CREATE VIEW text: what follows the
+// first AS outside parentheses (a column list may precede it), without a
+// trailing semicolon.
+func viewQuery(text string) (string, bool) {
+	toks := tokenize(text)
+	depth, sawView := 0, false
+	for _, t := range toks {
+		switch {
+		case t.kind == tOther && text[t.start] == '(':
+			depth++
+		case t.kind == tOther && text[t.start] == ')':
+			depth--
+		case t.kind == tWord && t.word == "VIEW":
+			sawView = true
+		case t.kind == tWord && t.word == "AS" && depth == 0 && sawView:
+			q := strings.TrimSpace(text[t.end:])
+			q = strings.TrimSpace(strings.TrimSuffix(q, ";"))
+			return q, q != ""
+		}
+	}
+	return "", false
+}
+
+type viewWalk struct {
+	in     Contents
+	schema string          // the view's schema
+	reads  map[string]bool // "schema.name" of the file's objects read
+}
+
+// walk checks node with ctes, the common table expressions in scope.
+func (w *viewWalk) walk(node any, ctes map[string]bool) error {
+	switch n := node.(type) {
+	case []any:
+		for _, e := range n {
+			if err := w.walk(e, ctes); err != nil {
+				return err
+			}
+		}
+	case map[string]any:
+		if m, ok := n["cte_map"].(map[string]any); ok {
+			ctes = withCTEs(ctes, m)
+		}
+		if err := w.check(n, ctes); err != nil {
+			return err
+		}
+		for _, v := range n {
+			if err := w.walk(v, ctes); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func withCTEs(ctes map[string]bool, m map[string]any) map[string]bool {
+	list, _ := m["map"].([]any)
+	if len(list) == 0 {
+		return ctes
+	}
+	out := make(map[string]bool, len(ctes)+len(list))
+	for k := range ctes {
+		out[k] = true
+	}
+	for _, e := range list {
+		if e, ok := e.(map[string]any); ok {
+			if k, ok := e["key"].(string); ok {
+				out[strings.ToLower(k)] = true
+			}
+		}
+	}
+	return out
+}
+
+// check looks at one node of the tree: table references, table functions
+// and function calls.
+func (w *viewWalk) check(n map[string]any, ctes map[string]bool) error {
+	switch {
+	case n["type"] == "BASE_TABLE":
+		return w.table(n, ctes)
+	case n["type"] == "TABLE_FUNCTION":
+		f, _ := n["function"].(map[string]any)
+		name, _ := f["function_name"].(string)
+		if !generators[strings.ToLower(name)] || qualified(f) {
+			return refuse("it calls %s(), which may read outside the file", name)
+		}
+	case n["class"] == "FUNCTION":
+		name, _ := n["function_name"].(string)
+		if qualified(n) {
+			return refuse("it calls %s() from another schema", name)
+		}
+		if w.in.Macros[strings.ToLower(name)] {
+			return refuse("it calls the macro %s(), whose body Loupe does not check", name)
+		}
+	case n["type"] == "SHOW_REF":
+		return refuse("it describes a table, which Loupe cannot check")
+	}
+	return nil
+}
+
+// qualified reports a function named with a catalog, or with a schema
+// other than main and pg_catalog (DuckDB's parser itself writes main for
+// some built-ins, such as list_value for [1, 2]).
+func qualified(f map[string]any) bool {
+	s, _ := f["schema"].(string)
+	c, _ := f["catalog"].(string)
+	s = strings.ToLower(s)
+	return c != "" || s != "" && s != "main" && s != "pg_catalog"
+}
+
+// table accepts a table reference only when DuckDB will find it in the
+// file: by its full name in the file's catalog, by schema.name when that
+// schema is the file's and no database bears its name (DuckDB reports such
+// a name as ambiguous or reads the database), and a bare name only in the
+// view's own schema (DuckDB looks for it next in the workspace) or among
+// the common table expressions in scope.
+func (w *viewWalk) table(n map[string]any, ctes map[string]bool) error {
+	cat, _ := n["catalog_name"].(string)
+	sch, _ := n["schema_name"].(string)
+	name, _ := n["table_name"].(string)
+	cat, sch, lname := strings.ToLower(cat), strings.ToLower(sch), strings.ToLower(name)
+	outside := refuse("it reads %s, which is not in the file", dotted(cat, sch, name))
+	var key string
+	switch {
+	case cat != "":
+		if cat != w.in.Catalog {
+			return outside
+		}
+		key = sch + "." + lname
+	case sch != "":
+		if w.in.Catalogs[sch] {
+			return outside
+		}
+		key = sch + "." + lname
+	case ctes[lname]:
+		return nil
+	default:
+		key = w.schema + "." + lname
+	}
+	if !w.in.Objects[key] {
+		return outside
+	}
+	w.reads[key] = true
+	return nil
+}
+
+func dotted(parts ...string) string {
+	var kept []string
+	for _, p := range parts {
+		if p != "" {
+			kept = append(kept, p)
+		}
+	}
+	return strings.Join(kept, ".")
+}

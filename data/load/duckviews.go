@@ -1,0 +1,116 @@
+package load
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	duckdb "github.com/duckdb/duckdb-go/v2"
+
+	"github.com/loupeapp/loupe/data/duck"
+	"github.com/loupeapp/loupe/data/guard"
+)
+
+// duckObj is a table or view of an attached DuckDB file; sql is the view's
+// definition, "" for a table.
+type duckObj struct{ schema, name, comment, sql string }
+
+func (o duckObj) key() string { return strings.ToLower(o.schema + "." + o.name) }
+
+// part is how the load names o: its name, with its schema unless main.
+func (o duckObj) part() string {
+	if o.schema != "main" {
+		return o.schema + "." + o.name
+	}
+	return o.name
+}
+
+// containedObjects drops from objs the views of the file attached as
+// alias that may read outside it (guard.ViewReads), and the views that
+// read those, and returns one warning per view dropped. A file's tables
+// are always kept.
+func containedObjects(ctx context.Context, c *duckdb.Conn, alias string, objs []duckObj) ([]duckObj, []string, error) {
+	in, err := fileContents(ctx, c, alias, objs)
+	if err != nil {
+		return nil, nil, err
+	}
+	refused := map[string]string{}
+	reads := map[string][]string{}
+	for _, o := range objs {
+		if o.sql == "" {
+			continue
+		}
+		r, err := guard.ViewReads(c, o.sql, o.schema, in)
+		var ref *guard.RefusedError
+		switch {
+		case errors.As(err, &ref):
+			refused[o.key()] = ref.Reason
+		case err != nil:
+			return nil, nil, fmt.Errorf("check view %s: %w", o.part(), err)
+		}
+		reads[o.key()] = r
+	}
+	for changed := true; changed; { // a view reading a refused view is refused
+		changed = false
+		for k, r := range reads {
+			if _, done := refused[k]; done {
+				continue
+			}
+			for _, other := range r {
+				if _, bad := refused[other]; bad {
+					refused[k] = "it reads " + other + ", a view that was not loaded"
+					changed = true
+					break
+				}
+			}
+		}
+	}
+	var kept []duckObj
+	var warnings []string
+	for _, o := range objs {
+		if why, bad := refused[o.key()]; bad {
+			warnings = append(warnings, fmt.Sprintf("view '%s' was not loaded: %s; a view in a loaded file may read only that file's tables", o.part(), why))
+			continue
+		}
+		kept = append(kept, o)
+	}
+	return kept, warnings, nil
+}
+
+// fileContents lists what guard.ViewReads needs: the file's objects, the
+// macros defined outside DuckDB's system catalog and the names of the
+// attached databases.
+func fileContents(ctx context.Context, c *duckdb.Conn, alias string, objs []duckObj) (guard.Contents, error) {
+	in := guard.Contents{
+		Catalog:  strings.ToLower(alias),
+		Objects:  make(map[string]bool, len(objs)),
+		Macros:   map[string]bool{},
+		Catalogs: map[string]bool{"system": true, "temp": true, "memory": true, strings.ToLower(alias): true},
+	}
+	for _, o := range objs {
+		in.Objects[o.key()] = true
+	}
+	q := "SELECT DISTINCT lower(function_name) FROM duckdb_functions() WHERE function_type IN ('macro', 'table_macro') AND database_name <> 'system'"
+	if err := each(ctx, c, q, func(v []any) { in.Macros[fmt.Sprint(v[0])] = true }); err != nil {
+		return in, fmt.Errorf("list macros: %w", err)
+	}
+	if err := each(ctx, c, "SELECT lower(database_name) FROM duckdb_databases()", func(v []any) { in.Catalogs[fmt.Sprint(v[0])] = true }); err != nil {
+		return in, fmt.Errorf("list databases: %w", err)
+	}
+	return in, nil
+}
+
+// fileObjects lists the tables and views of the file attached as alias,
+// ordered by schema and name.
+func fileObjects(ctx context.Context, c *duckdb.Conn, alias string) ([]duckObj, error) {
+	a := duck.QuoteString(alias)
+	q := "SELECT schema_name, table_name, coalesce(comment, ''), '' FROM duckdb_tables() WHERE database_name = " + a +
+		" UNION ALL SELECT schema_name, view_name, coalesce(comment, ''), coalesce(sql, '') FROM duckdb_views() WHERE database_name = " + a +
+		" AND NOT internal ORDER BY 1, 2"
+	var objs []duckObj
+	err := each(ctx, c, q, func(v []any) {
+		objs = append(objs, duckObj{fmt.Sprint(v[0]), fmt.Sprint(v[1]), fmt.Sprint(v[2]), fmt.Sprint(v[3])})
+	})
+	return objs, err
+}

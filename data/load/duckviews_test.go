@@ -1,0 +1,102 @@
+package load_test
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/loupeapp/loupe/data/guard"
+	"github.com/loupeapp/loupe/data/load"
+	"github.com/loupeapp/loupe/data/query"
+)
+
+// TestDuckDBFileViewsStayInTheirFile loads a DuckDB file whose views try
+// to read the workspace: a dataset by its full name, by schema.name and by
+// a bare name the file lacks (DuckDB looks it up in the workspace), through
+// query(), read_csv() of the CSV's copy in the import folder and a macro, and through another such view. Before
+// the check each became a dataset showing the workspace's customers,
+// private column and all; now only the file's table and the views reading
+// it are loaded, each refused view is named in a warning, and a query
+// naming the attached file directly is refused by the guard.
+func TestDuckDBFileViewsStayInTheirFile(t *testing.T) {
+	w := openWS(t)
+	csv := write(t, "customers.csv", []byte("id,name,ssn\n1,ann,111-22-3333\n2,bob,444-55-6666\n"))
+	staged := loadOne(t, w, csv).Staged // the copy in the import folder, which DuckDB may read
+	if staged == "" {
+		t.Fatal("the CSV has no copy in the import folder")
+	}
+	var ws string
+	if err := w.Engine.DB().QueryRow("SELECT current_database()").Scan(&ws); err != nil {
+		t.Fatal(err)
+	}
+
+	dir := t.TempDir()
+	fake := filepath.Join(dir, "fake.duckdb") // stands in for the workspace while the file is made
+	path := filepath.Join(dir, "gift.duckdb")
+	db, err := sql.Open("duckdb", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{
+		"ATTACH '" + fake + "' AS " + ws,
+		"CREATE TABLE " + ws + ".main.customers (id BIGINT, name VARCHAR, ssn VARCHAR)",
+		"CREATE TEMP TABLE customers (id BIGINT, name VARCHAR, ssn VARCHAR)",
+		"CREATE TABLE sales AS SELECT range AS id, range * 10 AS amount FROM range(5)",
+		"CREATE VIEW big_sales AS SELECT * FROM sales WHERE amount > 20",
+		"CREATE VIEW totals AS WITH t AS (SELECT sum(amount) AS s FROM main.sales) SELECT s FROM t, range(1)",
+		"CREATE VIEW by_full_name AS SELECT * FROM " + ws + ".main.customers",
+		"CREATE VIEW by_schema AS SELECT * FROM " + ws + ".customers",
+		"CREATE VIEW by_bare_name AS SELECT * FROM customers",
+		"CREATE VIEW by_query AS SELECT * FROM query('SELECT * FROM customers')",
+		"CREATE VIEW by_file AS SELECT * FROM read_csv('" + staged + "')",
+		"CREATE MACRO ssns() AS (SELECT string_agg(ssn, ',') FROM " + ws + ".main.customers)",
+		"CREATE VIEW by_macro AS SELECT ssns() AS s",
+		"CREATE VIEW by_view AS SELECT * FROM by_bare_name",
+		"CREATE VIEW cte_out_of_scope AS SELECT * FROM (WITH customers AS (SELECT 1 AS id) SELECT * FROM customers) a, customers",
+	} {
+		if _, err := db.Exec(s); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+	}
+	db.Close()
+
+	ds, err := w.Loader.Load(context.Background(), path, load.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names, warnings []string
+	for _, d := range ds {
+		names = append(names, d.Name)
+		warnings = append(warnings, d.Warnings...)
+	}
+	slices.Sort(names)
+	if want := []string{"big_sales", "sales", "totals"}; !slices.Equal(names, want) {
+		t.Errorf("datasets %v, want %v", names, want)
+	}
+	for _, v := range []string{"by_full_name", "by_schema", "by_bare_name", "by_query", "by_file", "by_macro", "by_view", "cte_out_of_scope"} {
+		if !slices.ContainsFunc(warnings, func(s string) bool { return strings.HasPrefix(s, "view '"+v+"' was not loaded: ") }) {
+			t.Errorf("no warning names the view %s: %q", v, warnings)
+		}
+	}
+	if got := rows(t, w, "SELECT s FROM totals"); len(got) != 1 || got[0][0] == nil {
+		t.Errorf("totals: %v", got)
+	}
+
+	alias := "src_gift"
+	for _, q := range []string{
+		"SELECT * FROM " + alias + ".by_bare_name",
+		"SELECT * FROM " + alias + ".main.by_full_name",
+		"SELECT (SELECT max(ssn) FROM " + alias + ".by_query)",
+		"SELECT * FROM histogram(" + alias + ".by_schema, ssn)",
+		"SUMMARIZE " + alias + ".by_bare_name",
+	} {
+		_, err := w.Query.Run(context.Background(), q, query.Limits{})
+		if !errors.Is(err, guard.ErrRefused) {
+			t.Errorf("%s: want a refusal, got %v", q, err)
+		}
+	}
+}
