@@ -65,9 +65,8 @@ type Checked struct {
 // Check parses query with DuckDB on c and returns it prepared if it may
 // run. It returns a *RefusedError for statements that are not read-only,
 // that read files outside importDir (the only folder the loaded datasets
-// live in; "" allows no file at all) or that name a database attached
-// beside the workspace (a loaded DuckDB file, a wide file's parts), which
-// only the datasets' views may read, ErrEmpty for an empty text, and
+// live in; "" allows no file at all) or that name a loaded DuckDB file
+// holding views (only the datasets' views may read it), ErrEmpty for an empty text, and
 // DuckDB's error (a mistake in the SQL the author can fix) when the
 // statement does not parse or bind.
 func Check(c *duckdb.Conn, query, importDir string) (*Checked, error) {
@@ -90,11 +89,10 @@ func Check(c *duckdb.Conn, query, importDir string) (*Checked, error) {
 	// What the statement is and what it reads are checked on DuckDB's own
 	// syntax tree before it is prepared: binding a table function already
 	// opens its files.
-	attached, err := attachedDatabases(c)
+	sc, err := newScope(c, importDir)
 	if err != nil {
 		return nil, err
 	}
-	sc := scope{importDir: importDir, attached: attached}
 	explained := st.first() == "EXPLAIN"
 	var tree syntax
 	if explained {

@@ -125,33 +125,63 @@ func syntaxTree(c *duckdb.Conn, text string) (syntax, error) {
 // scope is what a statement may read beyond the workspace's own tables:
 // files inside importDir ("" allows none). attached are the databases
 // attached beside the workspace (DuckDB files loaded as datasets, parts of
-// wide files), lower case: a query reads them only through the datasets'
-// views, never by name, as a loaded file's views were checked only for
-// being read that way (ViewReads) and the file may hold others.
+// wide files), lower case. A query may not name one that holds views: a
+// loaded file's views were checked (ViewReads) only to be read through
+// the datasets, and the file keeps the views that failed.
 type scope struct {
 	importDir string
 	attached  map[string]bool
+	c         *duckdb.Conn
+	views     map[string]bool // attached database → holds views, as asked
 }
 
-// attachedDatabases lists the databases attached beside the workspace: all
-// but the current one, system and temp.
-func attachedDatabases(c *duckdb.Conn) (map[string]bool, error) {
-	rows, err := c.QueryContext(context.Background(), "SELECT lower(database_name) FROM duckdb_databases() WHERE database_name NOT IN (current_database(), 'system', 'temp')", nil)
+func newScope(c *duckdb.Conn, importDir string) (scope, error) {
+	s := scope{importDir: importDir, c: c, attached: map[string]bool{}, views: map[string]bool{}}
+	err := eachString(c, "SELECT lower(database_name) FROM duckdb_databases() WHERE database_name NOT IN (current_database(), 'system', 'temp')", nil,
+		func(db string) { s.attached[db] = true })
+	return s, err
+}
+
+// named refuses db (a catalog or schema name as written) when it is an
+// attached database holding views.
+func (s scope) named(db string) error {
+	ldb := strings.ToLower(db)
+	if !s.attached[ldb] {
+		return nil
+	}
+	has, ok := s.views[ldb]
+	if !ok {
+		err := eachString(s.c, "SELECT 'y' FROM duckdb_views() WHERE NOT internal AND lower(database_name) = $1 LIMIT 1",
+			[]driver.NamedValue{{Ordinal: 1, Value: ldb}}, func(string) { has = true })
+		if err != nil {
+			return err
+		}
+		s.views[ldb] = has
+	}
+	if has {
+		return refuse("it reads the database %s directly, a loaded DuckDB file holding views; query the loaded tables by their names", db)
+	}
+	return nil
+}
+
+// eachString runs q with args on c and calls fn with each row's first
+// column, a string.
+func eachString(c *duckdb.Conn, q string, args []driver.NamedValue, fn func(string)) error {
+	rows, err := c.QueryContext(context.Background(), q, args)
 	if err != nil {
-		return nil, fmt.Errorf("list attached databases: %w", err)
+		return fmt.Errorf("list attached databases: %w", err)
 	}
 	defer rows.Close()
-	out := map[string]bool{}
 	dest := []driver.Value{nil}
 	for {
 		if err := rows.Next(dest); err != nil {
 			if errors.Is(err, io.EOF) {
-				return out, nil
+				return nil
 			}
-			return nil, fmt.Errorf("list attached databases: %w", err)
+			return fmt.Errorf("list attached databases: %w", err)
 		}
-		if s, ok := dest[0].(string); ok {
-			out[s] = true
+		if v, ok := dest[0].(string); ok {
+			fn(v)
 		}
 	}
 }
@@ -178,8 +208,12 @@ func checkTree(node any, s scope) error {
 			name, _ := n["table_name"].(string)
 			cat, _ := n["catalog_name"].(string)
 			sch, _ := n["schema_name"].(string)
-			if s.attached[strings.ToLower(cat)] || cat == "" && s.attached[strings.ToLower(sch)] {
-				return refuseAttached(cat, sch)
+			db := cat
+			if db == "" {
+				db = sch
+			}
+			if err := s.named(db); err != nil {
+				return err
 			}
 			// FROM 'file.csv' reads a file through a replacement scan.
 			if sch == "" && cat == "" && strings.ContainsAny(name, `/\.:~`) {
@@ -197,14 +231,6 @@ func checkTree(node any, s scope) error {
 	return nil
 }
 
-func refuseAttached(cat, sch string) error {
-	db := cat
-	if db == "" {
-		db = sch
-	}
-	return refuse("it reads the database %s directly, which Loupe attached for some of the loaded tables; query the loaded tables by their names", db)
-}
-
 func checkTableFunction(f map[string]any, s scope) error {
 	name, _ := f["function_name"].(string)
 	lname := strings.ToLower(name)
@@ -219,8 +245,10 @@ func checkTableFunction(f map[string]any, s scope) error {
 			return refuse("%s() must name a table, not a string; query the loaded tables", name)
 		}
 		if parts, _ := a["column_names"].([]any); len(parts) > 1 {
-			if db, _ := parts[0].(string); s.attached[strings.ToLower(db)] {
-				return refuseAttached(db, "")
+			if db, _ := parts[0].(string); db != "" {
+				if err := s.named(db); err != nil {
+					return err
+				}
 			}
 		}
 		return nil
@@ -321,8 +349,8 @@ func checkWords(st statement, s scope) error {
 	}
 	for _, w := range st.words {
 		lw := strings.ToLower(w)
-		if s.attached[lw] {
-			return refuseAttached(lw, "")
+		if err := s.named(lw); err != nil {
+			return err
 		}
 		if readsFiles[lw] || readsSQL[lw] || readsTable[lw] || risky[lw] {
 			return refuse("it uses %s in a statement Loupe cannot check (PRAGMA, DDL, or a PIVOT without an IN list); query the loaded tables, or give the PIVOT an explicit IN list", lw)
