@@ -146,7 +146,7 @@ func (w *viewWalk) check(n map[string]any, ctes map[string]bool) error {
 		f, _ := n["function"].(map[string]any)
 		name, _ := f["function_name"].(string)
 		if !generators[strings.ToLower(name)] || qualified(f) {
-			return refuse("it calls %s(), which may read outside the file", name)
+			return refuse("it calls %s(), which can read outside the file", name)
 		}
 	case n["class"] == "FUNCTION":
 		name, _ := n["function_name"].(string)
@@ -154,7 +154,7 @@ func (w *viewWalk) check(n map[string]any, ctes map[string]bool) error {
 			return refuse("it calls %s() from another schema", name)
 		}
 		if w.in.Macros[strings.ToLower(name)] {
-			return refuse("it calls the macro %s(), whose body Loupe does not check", name)
+			return refuse("it calls the macro %s(), which Loupe cannot check", name)
 		}
 	case n["type"] == "SHOW_REF":
 		return refuse("it describes a table, which Loupe cannot check")
@@ -183,7 +183,7 @@ func (w *viewWalk) table(n map[string]any, ctes map[string]bool) error {
 	sch, _ := n["schema_name"].(string)
 	name, _ := n["table_name"].(string)
 	cat, sch, lname := strings.ToLower(cat), strings.ToLower(sch), strings.ToLower(name)
-	outside := refuse("it reads %s, which is not in the file", dotted(cat, sch, name))
+	outside := refuse("it reads %s, which is outside the file", dotted(cat, sch, name))
 	var key string
 	switch {
 	case cat != "":

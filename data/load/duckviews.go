@@ -70,7 +70,7 @@ func containedObjects(ctx context.Context, c *duckdb.Conn, alias string, objs []
 	var warnings []string
 	for _, o := range objs {
 		if why, bad := refused[o.key()]; bad {
-			warnings = append(warnings, fmt.Sprintf("view '%s' was not loaded: %s; a view in a loaded file may read only that file's tables", o.part(), why))
+			warnings = append(warnings, fmt.Sprintf("view '%s' was not loaded: %s", o.part(), why))
 			continue
 		}
 		kept = append(kept, o)
