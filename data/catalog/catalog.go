@@ -257,6 +257,8 @@ func List(ctx context.Context, db *sql.DB) ([]Dataset, error) {
 type Attachment struct {
 	Name   string `json:"name"`
 	Source string `json:"source"`
+	Kind   string `json:"kind"`
+	Part   string `json:"part,omitempty"`
 	Staged string `json:"staged"`
 	Attach string `json:"attach"`
 }

@@ -114,3 +114,40 @@ func fileObjects(ctx context.Context, c *duckdb.Conn, alias string) ([]duckObj, 
 	})
 	return objs, err
 }
+
+// RefusedParts checks again the views of the DuckDB file attached as alias
+// that parts (datasets' parts, as recorded at load) read, and returns the
+// parts that would now be refused (see containedObjects), with the first
+// refusal's warning. A workspace
+// opening calls it: the import folder holds a hard link to the user's
+// file, which may have been overwritten in place since it was loaded, and
+// a Loupe before the check loaded views without it.
+func RefusedParts(ctx context.Context, c *duckdb.Conn, alias string, parts []string) ([]string, string, error) {
+	all, err := fileObjects(ctx, c, alias)
+	if err != nil {
+		return nil, "", err
+	}
+	kept, warnings, err := containedObjects(ctx, c, alias, all)
+	if err != nil {
+		return nil, "", err
+	}
+	ok := make(map[string]bool, len(kept))
+	for _, o := range kept {
+		ok[o.part()] = true
+	}
+	inFile := make(map[string]bool, len(all))
+	for _, o := range all {
+		inFile[o.part()] = true
+	}
+	var refused []string
+	for _, p := range parts {
+		if inFile[p] && !ok[p] { // a part gone from the file fails on its own
+			refused = append(refused, p)
+		}
+	}
+	why := ""
+	if len(warnings) > 0 {
+		why = warnings[0]
+	}
+	return refused, why, nil
+}

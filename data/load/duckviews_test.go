@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -12,6 +14,7 @@ import (
 	"github.com/loupeapp/loupe/data/guard"
 	"github.com/loupeapp/loupe/data/load"
 	"github.com/loupeapp/loupe/data/query"
+	"github.com/loupeapp/loupe/data/workspace"
 )
 
 // TestDuckDBFileViewsStayInTheirFile loads a DuckDB file whose views try
@@ -98,5 +101,75 @@ func TestDuckDBFileViewsStayInTheirFile(t *testing.T) {
 		if !errors.Is(err, guard.ErrRefused) {
 			t.Errorf("%s: want a refusal, got %v", q, err)
 		}
+	}
+}
+
+// TestDuckDBFileOverwrittenInPlace loads a file whose view reads its own
+// table, then overwrites the file in place (as cp does: the import folder
+// holds a hard link to it) with one whose view of that name reads the
+// workspace. The next open must not attach it; a reload keeps the table
+// and drops the view's dataset with a warning.
+func TestDuckDBFileOverwrittenInPlace(t *testing.T) {
+	dir := t.TempDir()
+	w := openWS(t)
+	loadOne(t, w, write(t, "customers.csv", []byte("id,ssn\n1,111-22-3333\n")))
+	var ws string
+	if err := w.Engine.DB().QueryRow("SELECT current_database()").Scan(&ws); err != nil {
+		t.Fatal(err)
+	}
+	mk := func(path string, stmts ...string) {
+		t.Helper()
+		db, err := sql.Open("duckdb", path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		for _, s := range stmts {
+			if _, err := db.Exec(s); err != nil {
+				t.Fatalf("%s: %v", s, err)
+			}
+		}
+	}
+	path := filepath.Join(dir, "shop.duckdb")
+	mk(path, "CREATE TABLE sales AS SELECT 1 AS id", "CREATE VIEW recent AS SELECT * FROM sales")
+	ds, err := w.Loader.Load(context.Background(), path, load.Options{})
+	if err != nil || len(ds) != 2 {
+		t.Fatalf("load: %v %v", ds, err)
+	}
+	evil := filepath.Join(dir, "evil.duckdb")
+	mk(evil, "ATTACH '"+filepath.Join(dir, "fake.duckdb")+"' AS "+ws,
+		"CREATE TABLE "+ws+".main.customers (id BIGINT, ssn VARCHAR)",
+		"CREATE TABLE sales AS SELECT 2 AS id",
+		"CREATE VIEW recent AS SELECT * FROM "+ws+".main.customers")
+	body, err := os.ReadFile(evil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wsDir := w.Engine.Dir()
+	w.Close()
+	if err := os.WriteFile(path, body, 0o644); err != nil { // in place: same inode
+		t.Fatal(err)
+	}
+
+	w2, err := workspace.Open(context.Background(), wsDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w2.Close()
+	if res, err := w2.Query.Run(context.Background(), "SELECT * FROM recent", query.Limits{}); err == nil {
+		t.Errorf("the overwritten view was attached and read: %v", res.Rows)
+	}
+	ds, err = w2.Loader.Load(context.Background(), path, load.Options{})
+	if err != nil || len(ds) != 1 || ds[0].Name != "sales" {
+		t.Fatalf("reload: %+v %v", ds, err)
+	}
+	if !slices.ContainsFunc(ds[0].Warnings, func(s string) bool { return strings.HasPrefix(s, "view 'recent' was not loaded: ") }) {
+		t.Errorf("warnings %q", ds[0].Warnings)
+	}
+	if got, err := w2.Query.Run(context.Background(), "SELECT id FROM sales", query.Limits{}); err != nil || fmt.Sprint(got.Rows) != "[[2]]" {
+		t.Errorf("sales after the reload: %v %v", got, err)
+	}
+	if _, err := w2.Query.Run(context.Background(), "SELECT * FROM recent", query.Limits{}); err == nil {
+		t.Error("recent is still there after the reload")
 	}
 }

@@ -124,7 +124,7 @@ func Open(ctx context.Context, dir string) (*Workspace, error) {
 		if err := sweepWide(eng, attached); err != nil {
 			return err
 		}
-		return reattach(ctx, eng, attached)
+		return reattach(ctx, eng, c, attached)
 	})
 	if err != nil {
 		_ = eng.Close()
@@ -139,8 +139,17 @@ func Open(ctx context.Context, dir string) (*Workspace, error) {
 // (catalog.Attached, so that an open does not decode every record);
 // attachments do not outlive the process. A file that has gone missing
 // leaves its datasets failing with DuckDB's error until they are
-// reloaded or removed.
-func reattach(ctx context.Context, eng *duck.Engine, ds []catalog.Attachment) error {
+// reloaded or removed. So does a loaded DuckDB file one of whose
+// datasets now reads a view that reads outside the file (load.RefusedParts:
+// the file was overwritten in place, or loaded before views were checked):
+// it is detached again, and a reload keeps what passes.
+func reattach(ctx context.Context, eng *duck.Engine, c *duckdb.Conn, ds []catalog.Attachment) error {
+	parts := map[string][]string{}
+	for _, d := range ds {
+		if d.Kind == "duckdb" && d.Part != "" {
+			parts[d.Attach] = append(parts[d.Attach], d.Part)
+		}
+	}
 	done := map[string]bool{}
 	for _, d := range ds {
 		if d.Attach == "" || done[d.Attach] {
@@ -153,6 +162,20 @@ func reattach(ctx context.Context, eng *duck.Engine, ds []catalog.Attachment) er
 		q := "ATTACH IF NOT EXISTS " + duck.QuoteString(d.Staged) + " AS " + duck.QuoteIdent(d.Attach) + " (READ_ONLY)"
 		if _, err := eng.DB().ExecContext(ctx, q); err != nil {
 			return fmt.Errorf("reattach %s: %w", d.Source, err)
+		}
+		if len(parts[d.Attach]) == 0 {
+			continue
+		}
+		refused, why, err := load.RefusedParts(ctx, c, d.Attach, parts[d.Attach])
+		if err != nil {
+			return fmt.Errorf("reattach %s: %w", d.Source, err)
+		}
+		if len(refused) > 0 {
+			slog.Warn("a loaded DuckDB file's view reads outside the file: its tables are unavailable until it is reloaded",
+				"subsystem", "workspace", "file", d.Source, "views", refused, "why", why)
+			if _, err := eng.DB().ExecContext(ctx, "DETACH DATABASE IF EXISTS "+duck.QuoteIdent(d.Attach)); err != nil {
+				return fmt.Errorf("detach %s: %w", d.Source, err)
+			}
 		}
 	}
 	return nil
