@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"context"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -278,5 +279,61 @@ func TestAskUsesTheEmbeddingModelOfTheSettings(t *testing.T) {
 	}
 	if want := "tables ranked by text and by nomic-embed-text embeddings"; !slices.Contains(out.Meta.Notes, want) {
 		t.Errorf("notes %q, want %q", out.Meta.Notes, want)
+	}
+}
+
+// At the masked level the embedding model is told the question as the
+// chat model is, private values masked, and so are search_schema's
+// queries, whose placeholders the gate puts back before the tool runs:
+// before, the question and the query reached the embedding model (which
+// may be a hosted one) with the customer's name in them.
+func TestMaskedLevelMasksWhatTheEmbeddingModelIsTold(t *testing.T) {
+	placeholder := regexp.MustCompile(`<[a-z_]+_\d+>`)
+	asked := false
+	e := newEnv(t, setup{respond: func(r fake.Request) fake.Turn {
+		if asked {
+			return fake.Text("Globex placed a few orders.")
+		}
+		asked = true
+		var ph string
+		for _, m := range r.Messages {
+			if m.Role == llm.User {
+				ph = placeholder.FindString(m.Content)
+			}
+		}
+		return fake.Calls(call("search_schema", map[string]any{"query": "orders of " + ph}))
+	}})
+	e.load(t)
+	if _, err := e.app.SetPrivateColumn("customers", "customer_name", true); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.app.SetPrivacy("masked"); err != nil {
+		t.Fatal(err)
+	}
+	s, err := e.app.GetSettings()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.EmbedModel = "nomic-embed-text"
+	if err := e.app.SaveSettings(app.SettingsUpdate{Settings: *s}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := e.app.Ask(e.chat(t), "How many orders did Globex place?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out := e.rec.waitFinished(t, res.RunID, 20*time.Second); out.Status != agent.Done {
+		t.Fatalf("run: %s %q", out.Status, out.Reason)
+	}
+	var question, query bool
+	for _, text := range e.srv.EmbeddedTexts() {
+		if strings.Contains(text, "Globex") {
+			t.Errorf("the embedding model was told %q", text)
+		}
+		question = question || strings.HasPrefix(text, "How many orders did <") && placeholder.MatchString(text)
+		query = query || strings.HasPrefix(text, "orders of <") && placeholder.MatchString(text)
+	}
+	if !question || !query {
+		t.Errorf("the masked question (%v) or search_schema's masked query (%v) was not embedded: %q", question, query, e.srv.EmbeddedTexts())
 	}
 }

@@ -48,6 +48,29 @@ func Guard(p llm.Provider, level privacy.Level, src Private) (llm.Provider, erro
 	return g.provider(p), nil
 }
 
+// QuestionMask returns what the level does to a question's text before a
+// model server other than the chat model sees it (the semantic boost's
+// embedding model, for the question and for search_schema's queries): at
+// Masked, the conversation's mask (tools.ChatFrom, else a run's own),
+// primed from src at first use, as the chat model's requests are; nil at
+// the other levels, which send the question as the chat model gets it.
+func QuestionMask(level privacy.Level, src Private) func(context.Context, string) (string, error) {
+	if level != privacy.Masked {
+		return nil
+	}
+	g, err := newGuard(level, src)
+	if err != nil || g == nil {
+		return nil
+	}
+	return func(ctx context.Context, s string) (string, error) {
+		m, err := g.masker(ctx)
+		if err != nil {
+			return "", err
+		}
+		return m.MaskText(s), nil
+	}
+}
+
 // guard is one agent's privacy state: nil at Open. It finds each
 // request's conversation masker (its own for a run without a
 // conversation), primes it once, and teaches it the values run_sql

@@ -8,6 +8,7 @@ import (
 	"github.com/loupeapp/loupe/agent"
 	"github.com/loupeapp/loupe/agent/llm"
 	"github.com/loupeapp/loupe/app/assemble"
+	"github.com/loupeapp/loupe/data/index"
 	"github.com/loupeapp/loupe/data/results"
 	"github.com/loupeapp/loupe/data/store"
 	"github.com/loupeapp/loupe/tools"
@@ -57,6 +58,12 @@ func Ask(ctx context.Context, r AskRequest) (*agent.Outcome, error) {
 		return nil, errors.New("session: Ask needs a store, a question, a recorder, a target and a sink")
 	}
 	in := agent.Input{RunID: r.Recorder.RunID(), ChatID: r.Pair.User.ConversationID, Question: r.Pair.User.Content}
+	ctx = tools.WithChat(ctx, in.ChatID)
+	if f := assemble.QuestionMask(r.Options.Privacy, r.Target.private()); f != nil {
+		// The embedding model sees the question (and search_schema's
+		// queries, their values put back) as the chat model does.
+		ctx = index.WithOutgoing(ctx, f)
+	}
 	prep, err := r.Target.prepare(ctx, in.Question, r)
 	if err != nil {
 		return nil, err
@@ -74,7 +81,7 @@ func Ask(ctx context.Context, r AskRequest) (*agent.Outcome, error) {
 		return nil, fmt.Errorf("read the conversation %s: %w", in.ChatID, err)
 	}
 	in.Refs = RefsBefore(th, r.Pair.User.Seq)
-	out := prep.agent.Run(tools.WithChat(ctx, in.ChatID), in, r.Sink)
+	out := prep.agent.Run(ctx, in, r.Sink)
 	if out.Status == agent.Done && prep.remember != nil {
 		if err := prep.remember(context.WithoutCancel(ctx), in.ChatID, in.Question, out); err != nil && r.Forgot != nil {
 			r.Forgot(fmt.Errorf("keep the queries of run %s: %w", in.RunID, err))
@@ -88,6 +95,8 @@ func Ask(ctx context.Context, r AskRequest) (*agent.Outcome, error) {
 type Target interface {
 	// prepare retrieves what question needs and builds the agent.
 	prepare(ctx context.Context, question string, r AskRequest) (*prepared, error)
+	// private is where the privacy level finds the private columns.
+	private() assemble.Private
 }
 
 // prepared is a target made ready for one question.

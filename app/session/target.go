@@ -54,6 +54,8 @@ func (w *Workspace) prepare(ctx context.Context, question string, r AskRequest) 
 	return &prepared{agent: ag, schema: sch, notes: notes, remember: w.Retrieval.Remember}, nil
 }
 
+func (w *Workspace) private() assemble.Private { return assemble.WorkspacePrivate{WS: w.WS} }
+
 // Connection is a question asked about a connected database: the agent's
 // queries run on the server (read-only, time-limited) and its prompt holds
 // that database's schema and dialect, the tables the question needs (all
@@ -75,4 +77,8 @@ func (c *Connection) prepare(ctx context.Context, question string, r AskRequest)
 		return nil, err
 	}
 	return &prepared{agent: ag, schema: sch, notes: meta.Notes()}, nil
+}
+
+func (c *Connection) private() assemble.Private {
+	return assemble.RemotePrivate{R: c.Remote, Dir: c.Remote.Dir}
 }

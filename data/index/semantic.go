@@ -236,8 +236,27 @@ func (s *Semantic) store(ctx context.Context, ts []Table, vs [][]float32) error 
 	return nil
 }
 
-// embedQuestion returns the vector of question, normalised.
+// outgoingKey is the context key of WithOutgoing's filter.
+type outgoingKey struct{}
+
+// WithOutgoing returns ctx whose searches send the embedding model
+// f(question) instead of the question: a privacy level's mask, the same
+// the chat model's text goes through. When f fails nothing is sent and the
+// search ranks by text alone, saying why (Boost.Err).
+func WithOutgoing(ctx context.Context, f func(context.Context, string) (string, error)) context.Context {
+	return context.WithValue(ctx, outgoingKey{}, f)
+}
+
+// embedQuestion returns the vector of question, normalised, the question
+// passed through ctx's WithOutgoing filter first.
 func (s *Semantic) embedQuestion(ctx context.Context, question string) ([]float32, error) {
+	if f, ok := ctx.Value(outgoingKey{}).(func(context.Context, string) (string, error)); ok && f != nil {
+		q, err := f(ctx, question)
+		if err != nil {
+			return nil, fmt.Errorf("mask the question for %s: %w", s.emb.Model(), err)
+		}
+		question = q
+	}
 	vs, err := s.emb.Embed(ctx, []string{question})
 	if err == nil && len(vs) != 1 {
 		err = fmt.Errorf("%d vectors for one text", len(vs))

@@ -101,8 +101,17 @@ func (s *Server) embed(w http.ResponseWriter, r *http.Request, wr wire, model st
 	}
 	s.mu.Lock()
 	s.embedded += len(texts)
+	s.embeddedTexts = append(s.embeddedTexts, texts...)
 	s.mu.Unlock()
 	return out
+}
+
+// EmbeddedTexts returns the texts embedded so far, in order (failed
+// requests excluded): what an embedding model server would have been told.
+func (s *Server) EmbeddedTexts() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.embeddedTexts...)
 }
 
 // renormalise scales v to unit length in place (a zero vector stays zero).

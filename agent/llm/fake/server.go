@@ -56,7 +56,9 @@ type Server struct {
 	pulled     []Model // models /api/pull added
 	embedFault *Fault  // see FailEmbeddings
 	embedded   int     // texts embedded
-	embedLimit int     // see LimitEmbedInput
+	// embeddedTexts are those texts, in order.
+	embeddedTexts []string
+	embedLimit    int // see LimitEmbedInput
 }
 
 // New starts a server replaying turns and closes it when tb's test ends.
