@@ -42,6 +42,13 @@ func NewGate(level privacy.Level, src Private) (*Gate, error) {
 // Level is the gate's privacy level.
 func (g *Gate) Level() privacy.Level { return g.level }
 
+// QuestionMask is what the gate's level does to the text the semantic
+// boost sends its embedding model (see the package's QuestionMask): at
+// Masked the conversation's mask, else nil.
+func (g *Gate) QuestionMask() func(context.Context, string) (string, error) {
+	return g.g.questionMask()
+}
+
 // WorkspaceTools is the standard tool set over ws (Tools) whose run_sql
 // teaches the gate what its results derive from private columns.
 func (g *Gate) WorkspaceTools(ws *workspace.Workspace, store *results.Store, extra ...tools.Tool) (*tools.Set, error) {

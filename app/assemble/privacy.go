@@ -59,7 +59,15 @@ func QuestionMask(level privacy.Level, src Private) func(context.Context, string
 		return nil
 	}
 	g, err := newGuard(level, src)
-	if err != nil || g == nil {
+	if err != nil {
+		return nil
+	}
+	return g.questionMask()
+}
+
+// questionMask is QuestionMask with g's masker; nil unless g is Masked's.
+func (g *guard) questionMask() func(context.Context, string) (string, error) {
+	if g == nil || g.schema != nil {
 		return nil
 	}
 	return func(ctx context.Context, s string) (string, error) {

@@ -37,6 +37,7 @@ const customers = "id,name,email,city\n1,Ada,ada.lovelace@example.org,London\n2,
 // client connected in memory.
 type world struct {
 	ws       *workspace.Workspace
+	ret      *retrieve.Retrieval
 	st       *store.Store
 	model    *fake.Server
 	cs       *sdk.ClientSession
@@ -87,7 +88,7 @@ func newWorld(t *testing.T, level privacy.Level, turns ...fake.Turn) *world {
 		t.Fatal(err)
 	}
 	fm := fake.Start(t, fake.Options{Turns: turns})
-	w := &world{ws: ws, st: st, model: fm, calls: t.TempDir()}
+	w := &world{ws: ws, ret: ret, st: st, model: fm, calls: t.TempDir()}
 	open := func() (*config.Model, error) {
 		return config.OpenModel(config.Spec{Config: provider.Config{Provider: provider.Ollama, Model: "qwen3:8b", BaseURL: fm.OllamaURL()},
 			Levels: &config.Flagged{Level: privacy.Open}})
@@ -464,5 +465,39 @@ func TestAskAtSchemaLevel(t *testing.T) {
 	res, txt := w.call(t, "ask", map[string]any{"question": "Where do orders come from?"})
 	if res.IsError || !strings.Contains(txt, "status: done") || strings.Contains(txt, "West") || !strings.Contains(txt, "[q1] SQL: "+sql) {
 		t.Fatalf("ask at schema: isError %v\n%s", res.IsError, txt)
+	}
+}
+
+// At the masked level a client's list_tables query holding a placeholder
+// is searched with the value put back, but the semantic boost's embedding
+// model (attached to the index once an ask has used it) is told the
+// placeholder, as the client was.
+func TestMaskedSearchEmbedsPlaceholders(t *testing.T) {
+	w := newWorld(t, privacy.Masked)
+	cfg := provider.Config{Provider: provider.Ollama, BaseURL: w.model.OllamaURL(), EmbedModel: "nomic-embed-text"}
+	if err := w.ret.UseEmbedding(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := w.ret.Search(context.Background(), "orders", 5); err != nil { // as an ask would, attaches the boost to the index
+		t.Fatal(err)
+	}
+	_, txt := w.call(t, "run_sql", map[string]any{"sql": "SELECT email FROM customers ORDER BY id LIMIT 1"})
+	i := strings.Index(txt, "<email_")
+	if i < 0 {
+		t.Fatalf("no placeholder in %s", txt)
+	}
+	ph := txt[i : i+strings.Index(txt[i:], ">")+1]
+	if res, txt := w.call(t, "list_tables", map[string]any{"query": "who wrote " + ph}); res.IsError {
+		t.Fatalf("list_tables: %s", txt)
+	}
+	var told bool
+	for _, text := range w.model.EmbeddedTexts() {
+		if strings.Contains(text, "@example.org") {
+			t.Errorf("the embedding model was told %q", text)
+		}
+		told = told || text == "who wrote "+ph
+	}
+	if !told {
+		t.Errorf("the query was not embedded with its placeholder: %q", w.model.EmbeddedTexts())
 	}
 }

@@ -28,6 +28,7 @@ import (
 
 	"github.com/loupeapp/loupe/app/assemble"
 	"github.com/loupeapp/loupe/app/config"
+	"github.com/loupeapp/loupe/data/index"
 	"github.com/loupeapp/loupe/data/store"
 	"github.com/loupeapp/loupe/tools"
 )
@@ -100,8 +101,15 @@ func instructions(cfg Config) string {
 		cfg.Label, cfg.Gate.Level(), cfg.Gate.Level().Describe())
 }
 
-// gated is ctx carrying the key of the placeholders clients are sent.
-func (s *Server) gated(ctx context.Context) context.Context { return tools.WithChat(ctx, s.chat) }
+// gated is ctx carrying the key of the placeholders clients are sent, and
+// at the masked level the mask of what the embedding model is told.
+func (s *Server) gated(ctx context.Context) context.Context {
+	ctx = tools.WithChat(ctx, s.chat)
+	if f := s.cfg.Gate.QuestionMask(); f != nil {
+		ctx = index.WithOutgoing(ctx, f)
+	}
+	return ctx
+}
 
 // RunIO serves one client over r and w (the process's standard input and
 // output for `loupe mcp`), newline-delimited JSON-RPC, until it
