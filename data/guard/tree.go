@@ -108,6 +108,11 @@ func syntaxTree(c *duckdb.Conn, text string) (syntax, error) {
 		return syntax{}, fmt.Errorf("syntax tree: %w", err)
 	}
 	s, _ := dest[0].(string)
+	return decodeTree(s)
+}
+
+// decodeTree reads json_serialize_sql's answer.
+func decodeTree(s string) (syntax, error) {
 	var out struct {
 		Error      bool   `json:"error"`
 		Message    string `json:"error_message"`
@@ -183,6 +188,45 @@ func eachString(c *duckdb.Conn, q string, args []driver.NamedValue, fn func(stri
 		if v, ok := dest[0].(string); ok {
 			fn(v)
 		}
+	}
+}
+
+// syntaxTrees is syntaxTree for many texts, in one query; an empty text
+// gives ok=false.
+func syntaxTrees(c *duckdb.Conn, texts []string) ([]syntax, error) {
+	out := make([]syntax, len(texts))
+	if len(texts) == 0 {
+		return out, nil
+	}
+	list := make([]any, len(texts))
+	for i, t := range texts {
+		list[i] = t
+	}
+	rows, err := c.QueryContext(context.Background(),
+		"SELECT i::BIGINT, CAST(json_serialize_sql(x) AS VARCHAR) FROM unnest(CAST($1 AS VARCHAR[])) WITH ORDINALITY AS u(x, i)",
+		[]driver.NamedValue{{Ordinal: 1, Value: list}})
+	if err != nil {
+		return nil, fmt.Errorf("syntax trees: %w", err)
+	}
+	defer rows.Close()
+	dest := []driver.Value{nil, nil}
+	for {
+		if err := rows.Next(dest); err != nil {
+			if errors.Is(err, io.EOF) {
+				return out, nil
+			}
+			return nil, fmt.Errorf("syntax trees: %w", err)
+		}
+		i, _ := dest[0].(int64)
+		s, _ := dest[1].(string)
+		if i < 1 || int(i) > len(out) || texts[i-1] == "" {
+			continue
+		}
+		tree, err := decodeTree(s)
+		if err != nil {
+			return nil, err
+		}
+		out[i-1] = tree
 	}
 }
 

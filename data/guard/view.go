@@ -41,24 +41,59 @@ var generators = set("range", "generate_series", "unnest", "repeat", "repeat_row
 // a macro (whose body is not checked), or a function qualified by schema.
 // It does not bind or run the view; c is used only for DuckDB's parser.
 func ViewReads(c *duckdb.Conn, text, schema string, in Contents) ([]string, error) {
-	query, ok := viewQuery(text)
-	if !ok {
-		return nil, refuse("Loupe cannot read its definition")
-	}
-	tree, err := syntaxTree(c, query)
+	vs, err := ViewsRead(c, []View{{Text: text, Schema: schema}}, in)
 	if err != nil {
 		return nil, err
 	}
-	if !tree.ok || len(tree.statements) != 1 {
-		return nil, refuse("Loupe cannot check its query (only a plain SELECT can be checked)")
+	return vs[0].Reads, vs[0].Refused
+}
+
+// View is a view's definition as duckdb_views() gives it (Text) and its
+// schema.
+type View struct{ Text, Schema string }
+
+// Verdict is ViewReads' answer for one view: the objects of the file it
+// reads, or Refused, a *RefusedError.
+type Verdict struct {
+	Reads   []string
+	Refused error
+}
+
+// ViewsRead is ViewReads for many views of one file, with one call of
+// DuckDB's parser for all (a file may hold thousands, and a workspace
+// opening checks them again). An error means DuckDB could not be asked.
+func ViewsRead(c *duckdb.Conn, views []View, in Contents) ([]Verdict, error) {
+	out := make([]Verdict, len(views))
+	queries := make([]string, len(views))
+	for i, v := range views {
+		q, ok := viewQuery(v.Text)
+		if !ok {
+			out[i].Refused = refuse("Loupe cannot read its definition")
+			continue
+		}
+		queries[i] = q
 	}
-	w := viewWalk{in: in, schema: strings.ToLower(schema), reads: map[string]bool{}}
-	if err := w.walk(tree.statements[0], nil); err != nil {
+	trees, err := syntaxTrees(c, queries)
+	if err != nil {
 		return nil, err
 	}
-	out := make([]string, 0, len(w.reads))
-	for o := range w.reads {
-		out = append(out, o)
+	for i, tree := range trees {
+		if out[i].Refused != nil {
+			continue
+		}
+		if !tree.ok || len(tree.statements) != 1 {
+			out[i].Refused = refuse("Loupe cannot check its query (only a plain SELECT can be checked)")
+			continue
+		}
+		w := viewWalk{in: in, schema: strings.ToLower(views[i].Schema), reads: map[string]bool{}}
+		if err := w.walk(tree.statements[0], nil); err != nil {
+			out[i].Refused = err
+			continue
+		}
+		out[i].Reads = make([]string, 0, len(w.reads))
+		for o := range w.reads {
+			out[i].Reads = append(out[i].Reads, o)
+		}
 	}
 	return out, nil
 }

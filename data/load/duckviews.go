@@ -35,21 +35,32 @@ func containedObjects(ctx context.Context, c *duckdb.Conn, alias string, objs []
 	if err != nil {
 		return nil, nil, err
 	}
+	var views []guard.View
+	var keys []string
+	for _, o := range objs {
+		if o.sql != "" {
+			views = append(views, guard.View{Text: o.sql, Schema: o.schema})
+			keys = append(keys, o.key())
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	verdicts, err := guard.ViewsRead(c, views, in)
+	if err != nil {
+		return nil, nil, fmt.Errorf("check the views: %w", err)
+	}
 	refused := map[string]string{}
 	reads := map[string][]string{}
-	for _, o := range objs {
-		if o.sql == "" {
-			continue
-		}
-		r, err := guard.ViewReads(c, o.sql, o.schema, in)
+	for i, v := range verdicts {
 		var ref *guard.RefusedError
 		switch {
-		case errors.As(err, &ref):
-			refused[o.key()] = ref.Reason
-		case err != nil:
-			return nil, nil, fmt.Errorf("check view %s: %w", o.part(), err)
+		case errors.As(v.Refused, &ref):
+			refused[keys[i]] = ref.Reason
+		case v.Refused != nil:
+			return nil, nil, fmt.Errorf("check the views: %w", v.Refused)
 		}
-		reads[o.key()] = r
+		reads[keys[i]] = v.Reads
 	}
 	for changed := true; changed; { // a view reading a refused view is refused
 		changed = false
