@@ -23,6 +23,14 @@ import (
 // record's text, 4 the column reader (see Dataset.Reader).
 const Version = 4
 
+// ForeignKey is a declared reference from Columns of a dataset to
+// RefColumns of the dataset RefTable.
+type ForeignKey struct {
+	Columns    []string `json:"columns"`
+	RefTable   string   `json:"ref_table"`
+	RefColumns []string `json:"ref_columns"`
+}
+
 // ErrNotFound means no dataset has the name asked for.
 var ErrNotFound = errors.New("no such dataset")
 
@@ -64,6 +72,11 @@ type Dataset struct {
 	// Comment is the source's own comment on the table (a DuckDB file's
 	// COMMENT ON TABLE), read at each load; a Note wins over it.
 	Comment string `json:"comment,omitempty"`
+	// PrimaryKey and Foreign are the keys the source declares (a DuckDB
+	// file's constraints), read at each load; Foreign's RefTable names
+	// another dataset of the same file.
+	PrimaryKey []string     `json:"primary_key,omitempty"`
+	Foreign    []ForeignKey `json:"foreign_keys,omitempty"`
 	// Profiled is set only when the column statistics were computed and
 	// recorded. A load stores the dataset first and profiles it after
 	// the commit, so a load killed in between leaves it false (see

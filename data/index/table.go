@@ -98,7 +98,7 @@ const (
 )
 
 // FromDataset describes a loaded dataset for the index: its columns and
-// types, its and its columns' descriptions (the user's notes, else the
+// types, its declared keys, its and its columns' descriptions (the user's notes, else the
 // source's comments), and the frequent values of its low-cardinality text columns.
 func FromDataset(d catalog.Dataset) Table {
 	t := Table{Name: d.Name, Origin: Workspace, Source: filepath.Base(d.Source), Group: d.Source, Rows: d.Rows,
@@ -109,6 +109,10 @@ func FromDataset(d catalog.Dataset) Table {
 	}
 	if schema, _, ok := strings.Cut(d.Part, "."); ok && d.Kind == "duckdb" {
 		t.Group += "#" + schema // one database of several in the file
+	}
+	t.PrimaryKey = d.PrimaryKey
+	for _, fk := range d.Foreign {
+		t.Foreign = append(t.Foreign, ForeignKey{Columns: fk.Columns, RefTable: fk.RefTable, RefColumns: fk.RefColumns})
 	}
 	for _, c := range d.Columns {
 		col := Column{Name: c.Name, Type: c.Type, Description: c.Description(), Distinct: c.Distinct, Nulls: c.Nulls}

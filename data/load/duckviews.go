@@ -8,6 +8,7 @@ import (
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 
+	"github.com/loupeapp/loupe/data/catalog"
 	"github.com/loupeapp/loupe/data/duck"
 	"github.com/loupeapp/loupe/data/guard"
 )
@@ -161,4 +162,71 @@ func RefusedParts(ctx context.Context, c *duckdb.Conn, alias string, parts []str
 		why = warnings[0]
 	}
 	return refused, why, nil
+}
+
+// declaredKeys are a table's primary key and foreign keys as a DuckDB file
+// declares them; a foreign key's ref is the referenced table's key()
+// ("schema.name", lower case: DuckDB's references stay in their schema).
+type declaredKeys struct {
+	primary []string
+	foreign []declaredFK
+}
+
+type declaredFK struct {
+	columns, refColumns []string
+	ref                 string
+}
+
+// fileKeys reads the primary and foreign keys of the file attached as
+// alias, by table key().
+func fileKeys(ctx context.Context, c *duckdb.Conn, alias string) (map[string]*declaredKeys, error) {
+	q := "SELECT schema_name, table_name, constraint_type, constraint_column_names, coalesce(referenced_table, ''), referenced_column_names " +
+		"FROM duckdb_constraints() WHERE database_name = " + duck.QuoteString(alias) + " AND constraint_type IN ('PRIMARY KEY', 'FOREIGN KEY') " +
+		"ORDER BY schema_name, table_name, constraint_index"
+	out := map[string]*declaredKeys{}
+	err := each(ctx, c, q, func(v []any) {
+		schema := fmt.Sprint(v[0])
+		key := duckObj{schema: schema, name: fmt.Sprint(v[1])}.key()
+		k := out[key]
+		if k == nil {
+			k = &declaredKeys{}
+			out[key] = k
+		}
+		cols := textList(v[3])
+		if v[2] == "PRIMARY KEY" {
+			k.primary = cols
+			return
+		}
+		ref := fmt.Sprint(v[4])
+		if ref == "" {
+			return
+		}
+		k.foreign = append(k.foreign, declaredFK{columns: cols, refColumns: textList(v[5]), ref: duckObj{schema: schema, name: ref}.key()})
+	})
+	return out, err
+}
+
+// set puts k on d in dataset names: names maps a table key() to the name
+// of its dataset in this load; a reference to a table not loaded is left
+// out.
+func (k *declaredKeys) set(d *catalog.Dataset, names map[string]string) {
+	if k == nil {
+		return
+	}
+	d.PrimaryKey = k.primary
+	for _, fk := range k.foreign {
+		if to, ok := names[fk.ref]; ok && len(fk.columns) == len(fk.refColumns) {
+			d.Foreign = append(d.Foreign, catalog.ForeignKey{Columns: fk.columns, RefTable: to, RefColumns: fk.refColumns})
+		}
+	}
+}
+
+// textList is a DuckDB list of text as strings.
+func textList(v any) []string {
+	list, _ := v.([]any)
+	out := make([]string, 0, len(list))
+	for _, e := range list {
+		out = append(out, fmt.Sprint(e))
+	}
+	return out
 }

@@ -92,13 +92,22 @@ func (l *Loader) loadDuckDB(ctx context.Context, src *source) ([]catalog.Dataset
 		if err != nil {
 			return err
 		}
-		for _, o := range objs {
-			part := o.part()
-			name, err := n.stage(ctx, sqlName(strings.ReplaceAll(part, ".", "_")), part)
-			if err != nil {
+		keys, err := fileKeys(ctx, c, alias)
+		if err != nil {
+			return fmt.Errorf("read the keys of %s: %w", src.path, err)
+		}
+		staging := make([]string, len(objs))
+		names := make(map[string]string, len(objs)) // table key() → dataset name
+		for i, o := range objs {
+			if staging[i], err = n.stage(ctx, sqlName(strings.ReplaceAll(o.part(), ".", "_")), o.part()); err != nil {
 				return err
 			}
+			names[o.key()] = finalName(staging[i])
+		}
+		for i, o := range objs {
+			part, name := o.part(), staging[i]
 			d := catalog.Dataset{Name: name, Kind: string(DuckDB), Part: part, Storage: "view", Staged: staged, Attach: alias}
+			keys[o.key()].set(&d, names)
 			d.Comment = strings.TrimSpace(o.comment)
 			d.Columns = comments[o.schema+"."+o.name]
 			if err := replaceObject(ctx, c, d.Name); err != nil {

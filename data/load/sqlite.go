@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -67,6 +68,7 @@ type sqliteObj struct {
 	rows     int64
 	cols     []sqliteCol
 	warnings []string
+	keys     *declaredKeys // refs are lower-case table names
 }
 
 // loadSQLite copies every table and view of a SQLite database into native
@@ -227,6 +229,9 @@ func describeSQLite(ctx context.Context, db *sql.DB, o *sqliteObj) error {
 	}
 	if len(o.cols) == 0 {
 		return errNoColumns
+	}
+	if o.keys, err = sqliteKeys(ctx, db, o.name); err != nil {
+		return err
 	}
 	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM "+quoteSQLite(o.name)).Scan(&o.rows); err != nil {
 		return err
@@ -500,13 +505,18 @@ func (l *Loader) copySQLite(ctx context.Context, src *source, db *sql.DB, objs [
 			return err
 		}
 		var done, reported int64
+		staging := make([]string, len(objs))
+		names := make(map[string]string, len(objs)) // lower-case SQLite name → dataset name
 		for i := range objs {
-			o := &objs[i]
-			name, err := n.stage(ctx, sqlName(o.name), o.name)
-			if err != nil {
+			if staging[i], err = n.stage(ctx, sqlName(objs[i].name), objs[i].name); err != nil {
 				return err
 			}
-			d := catalog.Dataset{Name: name, Kind: string(SQLite), Part: o.name, Storage: "table"}
+			names[strings.ToLower(objs[i].name)] = finalName(staging[i])
+		}
+		for i := range objs {
+			o := &objs[i]
+			d := catalog.Dataset{Name: staging[i], Kind: string(SQLite), Part: o.name, Storage: "table"}
+			o.keys.set(&d, names)
 			report := func(rows int64) {
 				// A restarted copy does not move the bar back.
 				if done+rows >= reported {
@@ -744,4 +754,64 @@ func sqliteErr(path, object string, err error) error {
 		return fileErr(path, "cannot open the SQLite database: "+msg, "check that the file and its folder are readable; if another program is writing to it, close that program and try again", err)
 	}
 	return fileErr(path, "cannot read the SQLite database"+where+": "+msg, "check it with the sqlite3 tool (sqlite3 FILE 'PRAGMA integrity_check')", err)
+}
+
+// sqliteKeys reads the primary key and foreign keys table declares. A
+// foreign key naming no columns of its parent refers to the parent's
+// primary key.
+func sqliteKeys(ctx context.Context, db *sql.DB, table string) (*declaredKeys, error) {
+	pk, err := sqlitePrimary(ctx, db, table)
+	if err != nil {
+		return nil, err
+	}
+	k := &declaredKeys{primary: pk}
+	rows, err := db.QueryContext(ctx, `SELECT id, "table", "from", coalesce("to", '') FROM pragma_foreign_key_list(?) ORDER BY id, seq`, table)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	last := -1
+	for rows.Next() {
+		var id int
+		var parent, from, to string
+		if err := rows.Scan(&id, &parent, &from, &to); err != nil {
+			return nil, err
+		}
+		if id != last {
+			k.foreign = append(k.foreign, declaredFK{ref: strings.ToLower(parent)})
+			last = id
+		}
+		fk := &k.foreign[len(k.foreign)-1]
+		fk.columns = append(fk.columns, from)
+		fk.refColumns = append(fk.refColumns, to)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	for i, fk := range k.foreign {
+		if slices.Contains(fk.refColumns, "") {
+			if k.foreign[i].refColumns, err = sqlitePrimary(ctx, db, fk.ref); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return k, nil
+}
+
+// sqlitePrimary is the primary key of table, its columns in order.
+func sqlitePrimary(ctx context.Context, db *sql.DB, table string) ([]string, error) {
+	rows, err := db.QueryContext(ctx, "SELECT name FROM pragma_table_info(?) WHERE pk > 0 ORDER BY pk", table)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var c string
+		if err := rows.Scan(&c); err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
 }
