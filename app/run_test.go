@@ -255,20 +255,27 @@ func TestUnreachableModelFailsTheRunNotTheCall(t *testing.T) {
 	}
 }
 
+// useEmbedModel saves model as the semantic boost's embedding model in
+// the settings.
+func (e *env) useEmbedModel(t *testing.T, model string) {
+	t.Helper()
+	s, err := e.app.GetSettings()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.EmbedModel = model
+	if err := e.app.SaveSettings(app.SettingsUpdate{Settings: *s}); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // With an embedding model in the settings, the run's tables are ranked
 // with its embeddings too (the fake server's /api/embed), and the run's
 // metadata says so.
 func TestAskUsesTheEmbeddingModelOfTheSettings(t *testing.T) {
 	e := newEnv(t, setup{turns: append(answerTurns(), answerTurns()...)})
 	e.load(t)
-	s, err := e.app.GetSettings()
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.EmbedModel = "nomic-embed-text"
-	if err := e.app.SaveSettings(app.SettingsUpdate{Settings: *s}); err != nil {
-		t.Fatal(err)
-	}
+	e.useEmbedModel(t, "nomic-embed-text")
 	res, err := e.app.Ask(e.chat(t), "Which region has the most orders?")
 	if err != nil {
 		t.Fatal(err)
@@ -310,14 +317,7 @@ func TestMaskedLevelMasksWhatTheEmbeddingModelIsTold(t *testing.T) {
 	if err := e.app.SetPrivacy("masked"); err != nil {
 		t.Fatal(err)
 	}
-	s, err := e.app.GetSettings()
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.EmbedModel = "nomic-embed-text"
-	if err := e.app.SaveSettings(app.SettingsUpdate{Settings: *s}); err != nil {
-		t.Fatal(err)
-	}
+	e.useEmbedModel(t, "nomic-embed-text")
 	res, err := e.app.Ask(e.chat(t), "How many orders did Globex place?")
 	if err != nil {
 		t.Fatal(err)

@@ -40,32 +40,22 @@ func TestDuckDBFileViewsStayInTheirFile(t *testing.T) {
 	dir := t.TempDir()
 	fake := filepath.Join(dir, "fake.duckdb") // stands in for the workspace while the file is made
 	path := filepath.Join(dir, "gift.duckdb")
-	db, err := sql.Open("duckdb", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range []string{
-		"ATTACH '" + fake + "' AS " + ws,
-		"CREATE TABLE " + ws + ".main.customers (id BIGINT, name VARCHAR, ssn VARCHAR)",
+	execDuckDB(t, path,
+		"ATTACH '"+fake+"' AS "+ws,
+		"CREATE TABLE "+ws+".main.customers (id BIGINT, name VARCHAR, ssn VARCHAR)",
 		"CREATE TEMP TABLE customers (id BIGINT, name VARCHAR, ssn VARCHAR)",
 		"CREATE TABLE sales AS SELECT range AS id, range * 10 AS amount FROM range(5)",
 		"CREATE VIEW big_sales AS SELECT * FROM sales WHERE amount > 20",
 		"CREATE VIEW totals AS WITH t AS (SELECT sum(amount) AS s FROM main.sales) SELECT s FROM t, range(1)",
-		"CREATE VIEW by_full_name AS SELECT * FROM " + ws + ".main.customers",
-		"CREATE VIEW by_schema AS SELECT * FROM " + ws + ".customers",
+		"CREATE VIEW by_full_name AS SELECT * FROM "+ws+".main.customers",
+		"CREATE VIEW by_schema AS SELECT * FROM "+ws+".customers",
 		"CREATE VIEW by_bare_name AS SELECT * FROM customers",
 		"CREATE VIEW by_query AS SELECT * FROM query('SELECT * FROM customers')",
-		"CREATE VIEW by_file AS SELECT * FROM read_csv('" + staged + "')",
-		"CREATE MACRO ssns() AS (SELECT string_agg(ssn, ',') FROM " + ws + ".main.customers)",
+		"CREATE VIEW by_file AS SELECT * FROM read_csv('"+staged+"')",
+		"CREATE MACRO ssns() AS (SELECT string_agg(ssn, ',') FROM "+ws+".main.customers)",
 		"CREATE VIEW by_macro AS SELECT ssns() AS s",
 		"CREATE VIEW by_view AS SELECT * FROM by_bare_name",
-		"CREATE VIEW cte_out_of_scope AS SELECT * FROM (WITH customers AS (SELECT 1 AS id) SELECT * FROM customers) a, customers",
-	} {
-		if _, err := db.Exec(s); err != nil {
-			t.Fatalf("%s: %v", s, err)
-		}
-	}
-	db.Close()
+		"CREATE VIEW cte_out_of_scope AS SELECT * FROM (WITH customers AS (SELECT 1 AS id) SELECT * FROM customers) a, customers")
 
 	ds, err := w.Loader.Load(context.Background(), path, load.Options{})
 	if err != nil {
@@ -117,27 +107,14 @@ func TestDuckDBFileOverwrittenInPlace(t *testing.T) {
 	if err := w.Engine.DB().QueryRow("SELECT current_database()").Scan(&ws); err != nil {
 		t.Fatal(err)
 	}
-	mk := func(path string, stmts ...string) {
-		t.Helper()
-		db, err := sql.Open("duckdb", path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer db.Close()
-		for _, s := range stmts {
-			if _, err := db.Exec(s); err != nil {
-				t.Fatalf("%s: %v", s, err)
-			}
-		}
-	}
 	path := filepath.Join(dir, "shop.duckdb")
-	mk(path, "CREATE TABLE sales AS SELECT 1 AS id", "CREATE VIEW recent AS SELECT * FROM sales")
+	execDuckDB(t, path, "CREATE TABLE sales AS SELECT 1 AS id", "CREATE VIEW recent AS SELECT * FROM sales")
 	ds, err := w.Loader.Load(context.Background(), path, load.Options{})
 	if err != nil || len(ds) != 2 {
 		t.Fatalf("load: %v %v", ds, err)
 	}
 	evil := filepath.Join(dir, "evil.duckdb")
-	mk(evil, "ATTACH '"+filepath.Join(dir, "fake.duckdb")+"' AS "+ws,
+	execDuckDB(t, evil, "ATTACH '"+filepath.Join(dir, "fake.duckdb")+"' AS "+ws,
 		"CREATE TABLE "+ws+".main.customers (id BIGINT, ssn VARCHAR)",
 		"CREATE TABLE sales AS SELECT 2 AS id",
 		"CREATE VIEW recent AS SELECT * FROM "+ws+".main.customers")
@@ -171,5 +148,21 @@ func TestDuckDBFileOverwrittenInPlace(t *testing.T) {
 	}
 	if _, err := w2.Query.Run(context.Background(), "SELECT * FROM recent", query.Limits{}); err == nil {
 		t.Error("recent is still there after the reload")
+	}
+}
+
+// execDuckDB runs stmts in the DuckDB file at path (made if missing),
+// failing the test on the first error.
+func execDuckDB(t *testing.T, path string, stmts ...string) {
+	t.Helper()
+	db, err := sql.Open("duckdb", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, s := range stmts {
+		if _, err := db.Exec(s); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
 	}
 }

@@ -2,7 +2,6 @@ package load_test
 
 import (
 	"context"
-	"database/sql"
 	"os"
 	"path/filepath"
 	"testing"
@@ -76,16 +75,7 @@ func TestDuckDBComments(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "shop.duckdb")
 	exec := func(stmts ...string) {
 		t.Helper()
-		db, err := sql.Open("duckdb", path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer db.Close()
-		for _, s := range stmts {
-			if _, err := db.Exec(s); err != nil {
-				t.Fatalf("%s: %v", s, err)
-			}
-		}
+		execDuckDB(t, path, stmts...)
 	}
 	exec("CREATE TABLE customers (id INTEGER, seg VARCHAR)",
 		"INSERT INTO customers VALUES (1, 'smb'), (2, 'ent')",
