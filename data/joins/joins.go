@@ -42,7 +42,8 @@ const (
 // checked.
 var prior = map[string]float64{RuleDeclared: 1, RuleSameName: 0.6, RuleTableKey: 0.5}
 
-// Candidates proposes the join paths among tables from their declared keys,
+// Candidates proposes the join paths among tables from their declared keys
+// (those whose referenced table is among tables),
 // names and types alone: declared paths with confidence 1, inferred ones
 // with the prior of their rule, to be confirmed by Confirm. It looks each
 // column up in maps of keys and table names, so it stays fast for
@@ -88,13 +89,12 @@ func Candidates(tables []index.Table) []Path {
 		t := &tables[i]
 		for _, fk := range t.Foreign {
 			to := byName[strings.ToLower(fk.RefTable)]
+			if to == nil {
+				continue // a path to a table not among tables joins nothing of them
+			}
 			for j, c := range fk.Columns {
 				if j < len(fk.RefColumns) {
-					toName := fk.RefTable
-					if to != nil {
-						toName = to.Name
-					}
-					add(Path{From: t.Name, FromColumn: c, To: toName, ToColumn: fk.RefColumns[j], Confidence: 1, Declared: true, Rule: RuleDeclared})
+					add(Path{From: t.Name, FromColumn: c, To: to.Name, ToColumn: fk.RefColumns[j], Confidence: 1, Declared: true, Rule: RuleDeclared})
 				}
 			}
 		}
