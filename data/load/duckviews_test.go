@@ -166,3 +166,55 @@ func execDuckDB(t *testing.T, path string, stmts ...string) {
 		}
 	}
 }
+
+// TestDuckDBFileViewsBoundAsDuckDBBinds loads a DuckDB file whose views
+// read the workspace's clients through names the check once took for the
+// file's: a CTE's name inside its own definition, inside an earlier CTE
+// or on the first side of a recursive CTE (DuckDB binds each to a table),
+// and a bare name that only Unicode case folding matches to one of the
+// file's tables (DuckDB folds ASCII letters only, so "Clİents" is not
+// "clients"). Before the fix each became a dataset showing the private
+// column; now none is loaded and each is named in a warning.
+func TestDuckDBFileViewsBoundAsDuckDBBinds(t *testing.T) {
+	w := openWS(t)
+	loadOne(t, w, write(t, "clients.csv", []byte("id,ssn\n1,111-22-3333\n")))
+	var ws string
+	if err := w.Engine.DB().QueryRow("SELECT current_database()").Scan(&ws); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "gift.duckdb")
+	execDuckDB(t, path,
+		"ATTACH '"+filepath.Join(dir, "fake.duckdb")+"' AS "+ws,
+		"CREATE TABLE "+ws+".main.clients (id BIGINT, ssn VARCHAR)",
+		"CREATE TEMP TABLE clients (id BIGINT, ssn VARCHAR)",
+		"CREATE TABLE sales AS SELECT range AS id FROM range(3)",
+		`CREATE TABLE "Clİents" AS SELECT 1 AS id, 'none' AS ssn`,
+		"CREATE VIEW cte_own AS WITH clients AS (SELECT * FROM clients) SELECT * FROM clients",
+		"CREATE VIEW cte_later AS WITH a AS (SELECT * FROM clients), clients AS (SELECT 1 AS id, 'x' AS ssn) SELECT * FROM a",
+		"CREATE VIEW cte_first_side AS WITH RECURSIVE clients AS (SELECT * FROM clients UNION ALL SELECT * FROM clients WHERE false) SELECT * FROM clients",
+		"CREATE VIEW folded AS SELECT * FROM clients",
+		"CREATE VIEW counted AS WITH RECURSIVE c AS (SELECT 0 AS n UNION ALL SELECT n + 1 FROM c WHERE n < 2) SELECT n FROM c JOIN sales ON id = n",
+	)
+	ds, err := w.Loader.Load(context.Background(), path, load.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names, warnings []string
+	for _, d := range ds {
+		names = append(names, d.Name)
+		warnings = append(warnings, d.Warnings...)
+	}
+	slices.Sort(names)
+	if want := []string{"cl_ents", "counted", "sales"}; !slices.Equal(names, want) {
+		t.Errorf("datasets %v, want %v", names, want)
+	}
+	for _, v := range []string{"cte_own", "cte_later", "cte_first_side", "folded"} {
+		if !slices.ContainsFunc(warnings, func(s string) bool { return strings.HasPrefix(s, "view '"+v+"' was not loaded: ") }) {
+			t.Errorf("no warning names the view %s: %q", v, warnings)
+		}
+	}
+	if got := rows(t, w, "SELECT count(*) FROM counted"); fmt.Sprint(got) != "[[3]]" {
+		t.Errorf("counted: %v", got)
+	}
+}
