@@ -19,7 +19,7 @@ import (
 // lives in and of what sits beside it. All names are folded (Fold).
 type Contents struct {
 	Catalog  string          // the name the file is attached under
-	Objects  map[string]bool // "schema.name" of every table and view in the file
+	Objects  map[string]bool // ObjectKey of every table and view in the file
 	Macros   map[string]bool // names of the macros defined anywhere but DuckDB's system catalog
 	Catalogs map[string]bool // names of every attached database (the workspace, system, temp, the file…)
 }
@@ -198,6 +198,23 @@ func withCTE(ctes map[string]bool, name string) map[string]bool {
 	return out
 }
 
+// ObjectKey names the object name of schema schema in Contents.Objects and
+// in ViewReads' answer: "schema.name", folded (Fold), with a part quoted
+// when it holds a dot or a quote, so that no two objects share a key
+// (schema "main./tmp/x" and table "csv" must not pass for the table
+// "/tmp/x.csv" of main, a name DuckDB reads as a file when no table bears
+// it).
+func ObjectKey(schema, name string) string {
+	return keyPart(Fold(schema)) + "." + keyPart(Fold(name))
+}
+
+func keyPart(s string) string {
+	if !strings.ContainsAny(s, `."`) {
+		return s
+	}
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}
+
 // Fold is how DuckDB compares the names of catalog entries, CTEs and
 // functions: ASCII letters regardless of case, every other character as
 // it is ("Clİents" is not "clients", "ÄRZTE" is not "ärzte"). Every name
@@ -273,16 +290,16 @@ func (w *viewWalk) table(n map[string]any, ctes map[string]bool) error {
 		if cat != w.in.Catalog {
 			return outside
 		}
-		key = sch + "." + lname
+		key = ObjectKey(sch, lname)
 	case sch != "":
 		if w.in.Catalogs[sch] {
 			return outside
 		}
-		key = sch + "." + lname
+		key = ObjectKey(sch, lname)
 	case ctes[lname]:
 		return nil
 	default:
-		key = w.schema + "." + lname
+		key = ObjectKey(w.schema, lname)
 	}
 	if !w.in.Objects[key] {
 		return outside

@@ -16,8 +16,9 @@ import (
 // ws: what it keeps and what it reads, and what it refuses.
 func TestViewReads(t *testing.T) {
 	in := Contents{
-		Catalog:  "f",
-		Objects:  map[string]bool{"main.sales": true, "s2.sales": true, "main.v": true, "s2.w": true, "main.clİents": true, "main.ärzte": true},
+		Catalog: "f",
+		Objects: map[string]bool{"main.sales": true, "s2.sales": true, "main.v": true, "s2.w": true, "main.clİents": true, "main.ärzte": true,
+			ObjectKey("main./tmp/x", "csv"): true, ObjectKey("main", "a.b"): true},
 		Macros:   map[string]bool{"leak": true, "generate_series": true},
 		Catalogs: map[string]bool{"f": true, "ws": true, "system": true, "temp": true, "s3": true},
 	}
@@ -69,6 +70,10 @@ func TestViewReads(t *testing.T) {
 		{`CREATE VIEW v AS SELECT * FROM "ÄRZTE"`, "main", nil},
 		{`CREATE VIEW v AS WITH "İnvoices" AS (SELECT 1) SELECT * FROM invoices`, "main", nil},
 		{`CREATE VIEW v AS SELECT * FROM "Clİents", "ärzte"`, "main", []string{"main.clİents", "main.ärzte"}},
+		// Schema "main./tmp/x" and table csv are not the table "/tmp/x.csv"
+		// of main, which DuckDB reads as a file when no table bears it.
+		{`CREATE VIEW v AS SELECT * FROM "/tmp/x.csv"`, "main", nil},
+		{`CREATE VIEW v AS SELECT * FROM "A.b"`, "main", []string{`main."a.b"`}},
 		// A generator's name may be taken by a macro of the file.
 		{"CREATE VIEW v AS SELECT * FROM generate_series(3)", "main", nil},
 		{"CREATE VIEW v AS SELECT * FROM Range(3)", "main", []string{}},

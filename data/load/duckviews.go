@@ -16,9 +16,8 @@ import (
 // definition, "" for a table.
 type duckObj struct{ schema, name, comment, sql string }
 
-// key is how guard.Contents names o: "schema.name", folded as DuckDB
-// compares names (guard.Fold).
-func (o duckObj) key() string { return guard.Fold(o.schema + "." + o.name) }
+// key is how guard.Contents names o (guard.ObjectKey).
+func (o duckObj) key() string { return guard.ObjectKey(o.schema, o.name) }
 
 // part is how the load names o: its name, with its schema unless main.
 func (o duckObj) part() string {
@@ -147,15 +146,20 @@ func RefusedParts(ctx context.Context, c *duckdb.Conn, alias string, parts []str
 	}
 	ok := make(map[string]bool, len(kept))
 	for _, o := range kept {
-		ok[o.part()] = true
+		ok[o.key()] = true
 	}
-	inFile := make(map[string]bool, len(all))
+	// A part name may stand for two objects (the table "a.b" of main and
+	// the table b of schema a): it is refused when either is. A part gone
+	// from the file fails on its own.
+	bad := map[string]bool{}
 	for _, o := range all {
-		inFile[o.part()] = true
+		if !ok[o.key()] {
+			bad[o.part()] = true
+		}
 	}
 	var refused []string
 	for _, p := range parts {
-		if inFile[p] && !ok[p] { // a part gone from the file fails on its own
+		if bad[p] {
 			refused = append(refused, p)
 		}
 	}

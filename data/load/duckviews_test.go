@@ -218,3 +218,101 @@ func TestDuckDBFileViewsBoundAsDuckDBBinds(t *testing.T) {
 		t.Errorf("counted: %v", got)
 	}
 }
+
+// TestDuckDBFileViewNamingAFile loads a file whose view reads the table
+// "<import folder>/customers-*.csv" of main, which the file lacks: DuckDB
+// then reads the name as a glob, the CSV's copy in the import folder. The
+// file holds schema "main.<import folder>/customers-*" with a table csv,
+// which once passed for that table ("schema.name" keys ran together); the
+// view must be refused.
+func TestDuckDBFileViewNamingAFile(t *testing.T) {
+	w := openWS(t)
+	loadOne(t, w, write(t, "customers.csv", []byte("id,ssn\n1,111-22-3333\n")))
+	glob := filepath.Join(w.Engine.ImportDir(), "customers-*.csv")
+	path := filepath.Join(t.TempDir(), "gift.duckdb")
+	db, err := sql.Open("duckdb", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	schema := "main." + strings.TrimSuffix(glob, ".csv")
+	for _, s := range []string{
+		"CREATE TABLE sales AS SELECT 1 AS id",
+		`CREATE SCHEMA "` + schema + `"`,
+		`CREATE TABLE "` + schema + `".csv AS SELECT 1 AS id`,
+		`CREATE VIEW by_glob AS SELECT * FROM "` + glob + `"`,
+	} {
+		if _, err := db.Exec(s); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+	}
+	db.Close()
+	ds, err := w.Loader.Load(context.Background(), path, load.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range ds {
+		if d.Part == "by_glob" {
+			t.Errorf("the view reading %s was loaded: %v", glob, rows(t, w, "SELECT * FROM "+d.Name))
+		}
+	}
+	if !slices.ContainsFunc(ds[0].Warnings, func(s string) bool { return strings.HasPrefix(s, "view 'by_glob' was not loaded: ") }) {
+		t.Errorf("warnings %q", ds[0].Warnings)
+	}
+}
+
+// TestDuckDBFileOverwrittenWithSharedPartName loads a file whose table
+// "a.b" of main becomes a dataset, then overwrites the file in place with
+// one where "a.b" is a view reading the workspace and a table b of a new
+// schema a bears the same part name "a.b". The next open must still
+// detach the file.
+func TestDuckDBFileOverwrittenWithSharedPartName(t *testing.T) {
+	dir := t.TempDir()
+	w := openWS(t)
+	loadOne(t, w, write(t, "customers.csv", []byte("id,ssn\n1,111-22-3333\n")))
+	var ws string
+	if err := w.Engine.DB().QueryRow("SELECT current_database()").Scan(&ws); err != nil {
+		t.Fatal(err)
+	}
+	mk := func(path string, stmts ...string) {
+		t.Helper()
+		db, err := sql.Open("duckdb", path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		for _, s := range stmts {
+			if _, err := db.Exec(s); err != nil {
+				t.Fatalf("%s: %v", s, err)
+			}
+		}
+	}
+	path := filepath.Join(dir, "shop.duckdb")
+	mk(path, `CREATE TABLE "a.b" AS SELECT 1 AS id, 'none' AS ssn`)
+	ds, err := w.Loader.Load(context.Background(), path, load.Options{})
+	if err != nil || len(ds) != 1 || ds[0].Part != "a.b" {
+		t.Fatalf("load: %+v %v", ds, err)
+	}
+	name := ds[0].Name
+	evil := filepath.Join(dir, "evil.duckdb")
+	mk(evil, "ATTACH '"+filepath.Join(dir, "fake.duckdb")+"' AS "+ws,
+		"CREATE TABLE "+ws+".main.customers (id BIGINT, ssn VARCHAR)",
+		`CREATE VIEW "a.b" AS SELECT * FROM `+ws+".main.customers",
+		"CREATE SCHEMA a", "CREATE TABLE a.b AS SELECT 2 AS id, 'none' AS ssn")
+	body, err := os.ReadFile(evil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wsDir := w.Engine.Dir()
+	w.Close()
+	if err := os.WriteFile(path, body, 0o644); err != nil { // in place: same inode
+		t.Fatal(err)
+	}
+	w2, err := workspace.Open(context.Background(), wsDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w2.Close()
+	if res, err := w2.Query.Run(context.Background(), "SELECT * FROM "+name, query.Limits{}); err == nil {
+		t.Errorf("the overwritten view was attached and read: %v", res.Rows)
+	}
+}
