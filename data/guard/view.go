@@ -26,13 +26,14 @@ type Contents struct {
 
 // generators are the table functions a view may call: they make rows from
 // their arguments (which are checked like the rest of the view) and read
-// nothing.
+// nothing. A macro bearing one's name (CREATE MACRO range(x) AS TABLE …,
+// in the file) is called instead of it, so such a name is refused too.
 var generators = set("range", "generate_series", "unnest", "repeat", "repeat_row", "json_each", "json_tree")
 
 // ViewReads checks the definition of a view stored in the attached database
 // in.Catalog (text as duckdb_views().sql gives it, schema the view's own
 // schema) and returns the tables and views of that database it reads, as
-// "schema.name". A view reading another view of the file is only as safe
+// keys (ObjectKey). A view reading another view of the file is only as safe
 // as that view: the caller refuses it when the other is refused.
 //
 // It returns a *RefusedError when the view may read anything outside its
@@ -124,7 +125,7 @@ func viewQuery(text string) (string, bool) {
 type viewWalk struct {
 	in     Contents
 	schema string          // the view's schema
-	reads  map[string]bool // "schema.name" of the file's objects read
+	reads  map[string]bool // ObjectKey of the file's objects read
 }
 
 // walk checks node with ctes, the common table expressions in scope
