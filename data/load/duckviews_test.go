@@ -230,22 +230,13 @@ func TestDuckDBFileViewNamingAFile(t *testing.T) {
 	loadOne(t, w, write(t, "customers.csv", []byte("id,ssn\n1,111-22-3333\n")))
 	glob := filepath.Join(w.Engine.ImportDir(), "customers-*.csv")
 	path := filepath.Join(t.TempDir(), "gift.duckdb")
-	db, err := sql.Open("duckdb", path)
-	if err != nil {
-		t.Fatal(err)
-	}
 	schema := "main." + strings.TrimSuffix(glob, ".csv")
-	for _, s := range []string{
+	execDuckDB(t, path,
 		"CREATE TABLE sales AS SELECT 1 AS id",
-		`CREATE SCHEMA "` + schema + `"`,
-		`CREATE TABLE "` + schema + `".csv AS SELECT 1 AS id`,
-		`CREATE VIEW by_glob AS SELECT * FROM "` + glob + `"`,
-	} {
-		if _, err := db.Exec(s); err != nil {
-			t.Fatalf("%s: %v", s, err)
-		}
-	}
-	db.Close()
+		`CREATE SCHEMA "`+schema+`"`,
+		`CREATE TABLE "`+schema+`".csv AS SELECT 1 AS id`,
+		`CREATE VIEW by_glob AS SELECT * FROM "`+glob+`"`,
+	)
 	ds, err := w.Loader.Load(context.Background(), path, load.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -273,28 +264,15 @@ func TestDuckDBFileOverwrittenWithSharedPartName(t *testing.T) {
 	if err := w.Engine.DB().QueryRow("SELECT current_database()").Scan(&ws); err != nil {
 		t.Fatal(err)
 	}
-	mk := func(path string, stmts ...string) {
-		t.Helper()
-		db, err := sql.Open("duckdb", path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer db.Close()
-		for _, s := range stmts {
-			if _, err := db.Exec(s); err != nil {
-				t.Fatalf("%s: %v", s, err)
-			}
-		}
-	}
 	path := filepath.Join(dir, "shop.duckdb")
-	mk(path, `CREATE TABLE "a.b" AS SELECT 1 AS id, 'none' AS ssn`)
+	execDuckDB(t, path, `CREATE TABLE "a.b" AS SELECT 1 AS id, 'none' AS ssn`)
 	ds, err := w.Loader.Load(context.Background(), path, load.Options{})
 	if err != nil || len(ds) != 1 || ds[0].Part != "a.b" {
 		t.Fatalf("load: %+v %v", ds, err)
 	}
 	name := ds[0].Name
 	evil := filepath.Join(dir, "evil.duckdb")
-	mk(evil, "ATTACH '"+filepath.Join(dir, "fake.duckdb")+"' AS "+ws,
+	execDuckDB(t, evil, "ATTACH '"+filepath.Join(dir, "fake.duckdb")+"' AS "+ws,
 		"CREATE TABLE "+ws+".main.customers (id BIGINT, ssn VARCHAR)",
 		`CREATE VIEW "a.b" AS SELECT * FROM `+ws+".main.customers",
 		"CREATE SCHEMA a", "CREATE TABLE a.b AS SELECT 2 AS id, 'none' AS ssn")
