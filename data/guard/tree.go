@@ -142,22 +142,22 @@ type scope struct {
 
 func newScope(c *duckdb.Conn, importDir string) (scope, error) {
 	s := scope{importDir: importDir, c: c, attached: map[string]bool{}, views: map[string]bool{}}
-	err := eachString(c, "SELECT lower(database_name) FROM duckdb_databases() WHERE database_name NOT IN (current_database(), 'system', 'temp')", nil,
-		func(db string) { s.attached[db] = true })
+	err := eachString(c, "SELECT database_name FROM duckdb_databases() WHERE database_name NOT IN (current_database(), 'system', 'temp')", nil,
+		func(db string) { s.attached[Fold(db)] = true })
 	return s, err
 }
 
 // named refuses db (a catalog or schema name as written) when it is an
 // attached database holding views.
 func (s scope) named(db string) error {
-	ldb := strings.ToLower(db)
+	ldb := Fold(db)
 	if !s.attached[ldb] {
 		return nil
 	}
 	has, ok := s.views[ldb]
 	if !ok {
-		err := eachString(s.c, "SELECT 'y' FROM duckdb_views() WHERE NOT internal AND lower(database_name) = $1 LIMIT 1",
-			[]driver.NamedValue{{Ordinal: 1, Value: ldb}}, func(string) { has = true })
+		err := eachString(s.c, "SELECT DISTINCT database_name FROM duckdb_views() WHERE NOT internal", nil,
+			func(name string) { has = has || Fold(name) == ldb })
 		if err != nil {
 			return err
 		}
@@ -165,6 +165,21 @@ func (s scope) named(db string) error {
 	}
 	if has {
 		return refuse("it reads the database %s directly, a loaded DuckDB file holding views; query the loaded tables by their names", db)
+	}
+	return nil
+}
+
+// calls refuses a function call f (a FUNCTION expression or a table
+// function) qualified with the name of an attached database: a loaded
+// file's macros run SQL that no check has read (a table macro may even
+// bear an allowed table function's name), and only DuckDB's and the
+// workspace's functions are meant to be called.
+func (s scope) calls(f map[string]any) error {
+	name, _ := f["function_name"].(string)
+	for _, k := range []string{"catalog", "schema"} {
+		if db, _ := f[k].(string); db != "" && s.attached[Fold(db)] {
+			return refuse("it calls %s(), a function stored in the loaded database file %s; call DuckDB's functions only", name, db)
+		}
 	}
 	return nil
 }
@@ -245,7 +260,14 @@ func checkTree(node any, s scope) error {
 		switch n["type"] {
 		case "TABLE_FUNCTION":
 			f, _ := n["function"].(map[string]any)
+			if err := s.calls(f); err != nil {
+				return err
+			}
 			if err := checkTableFunction(f, s); err != nil {
+				return err
+			}
+		case "FUNCTION":
+			if err := s.calls(n); err != nil {
 				return err
 			}
 		case "BASE_TABLE", "SHOW_REF":
@@ -393,8 +415,10 @@ func checkWords(st statement, s scope) error {
 	}
 	for _, w := range st.words {
 		lw := strings.ToLower(w)
-		if err := s.named(lw); err != nil {
-			return err
+		if s.attached[Fold(w)] {
+			// Without a tree a name may be a table or a function of the
+			// file (see calls).
+			return refuse("it names the database %s, a loaded file, in a statement Loupe cannot check (PRAGMA, or a PIVOT without an IN list); query the loaded tables by their names", lw)
 		}
 		if readsFiles[lw] || readsSQL[lw] || readsTable[lw] || risky[lw] {
 			return refuse("it uses %s in a statement Loupe cannot check (PRAGMA, DDL, or a PIVOT without an IN list); query the loaded tables, or give the PIVOT an explicit IN list", lw)

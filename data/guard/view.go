@@ -16,23 +16,24 @@ import (
 // ViewReads, and only views that read their own file are kept.
 
 // Contents is what ViewReads needs to know of the attached database a view
-// lives in and of what sits beside it. All names are lower case.
+// lives in and of what sits beside it. All names are folded (Fold).
 type Contents struct {
 	Catalog  string          // the name the file is attached under
-	Objects  map[string]bool // "schema.name" of every table and view in the file
+	Objects  map[string]bool // ObjectKey of every table and view in the file
 	Macros   map[string]bool // names of the macros defined anywhere but DuckDB's system catalog
 	Catalogs map[string]bool // names of every attached database (the workspace, system, temp, the file…)
 }
 
 // generators are the table functions a view may call: they make rows from
 // their arguments (which are checked like the rest of the view) and read
-// nothing.
+// nothing. A macro bearing one's name (CREATE MACRO range(x) AS TABLE …,
+// in the file) is called instead of it, so such a name is refused too.
 var generators = set("range", "generate_series", "unnest", "repeat", "repeat_row", "json_each", "json_tree")
 
 // ViewReads checks the definition of a view stored in the attached database
 // in.Catalog (text as duckdb_views().sql gives it, schema the view's own
 // schema) and returns the tables and views of that database it reads, as
-// "schema.name". A view reading another view of the file is only as safe
+// keys (ObjectKey). A view reading another view of the file is only as safe
 // as that view: the caller refuses it when the other is refused.
 //
 // It returns a *RefusedError when the view may read anything outside its
@@ -85,7 +86,7 @@ func ViewsRead(c *duckdb.Conn, views []View, in Contents) ([]Verdict, error) {
 			out[i].Refused = refuse("Loupe cannot check its query (only a plain SELECT can be checked)")
 			continue
 		}
-		w := viewWalk{in: in, schema: strings.ToLower(views[i].Schema), reads: map[string]bool{}}
+		w := viewWalk{in: in, schema: Fold(views[i].Schema), reads: map[string]bool{}}
 		if err := w.walk(tree.statements[0], nil); err != nil {
 			out[i].Refused = err
 			continue
@@ -124,10 +125,11 @@ func viewQuery(text string) (string, bool) {
 type viewWalk struct {
 	in     Contents
 	schema string          // the view's schema
-	reads  map[string]bool // "schema.name" of the file's objects read
+	reads  map[string]bool // ObjectKey of the file's objects read
 }
 
-// walk checks node with ctes, the common table expressions in scope.
+// walk checks node with ctes, the common table expressions in scope
+// (folded names, see Fold).
 func (w *viewWalk) walk(node any, ctes map[string]bool) error {
 	switch n := node.(type) {
 	case []any:
@@ -137,14 +139,28 @@ func (w *viewWalk) walk(node any, ctes map[string]bool) error {
 			}
 		}
 	case map[string]any:
-		if m, ok := n["cte_map"].(map[string]any); ok {
-			ctes = withCTEs(ctes, m)
-		}
 		if err := w.check(n, ctes); err != nil {
 			return err
 		}
-		for _, v := range n {
-			if err := w.walk(v, ctes); err != nil {
+		inner := ctes
+		if m, ok := n["cte_map"].(map[string]any); ok {
+			var err error
+			if inner, err = w.walkCTEs(m, ctes); err != nil {
+				return err
+			}
+		}
+		for k, v := range n {
+			scope := inner
+			switch {
+			case k == "cte_map":
+				continue
+			case k == "right" && n["type"] == "RECURSIVE_CTE_NODE":
+				// Only the recursive side of a recursive CTE reads the
+				// CTE itself; its first side binds the name to a table.
+				name, _ := n["cte_name"].(string)
+				scope = withCTE(inner, name)
+			}
+			if err := w.walk(v, scope); err != nil {
 				return err
 			}
 		}
@@ -152,23 +168,73 @@ func (w *viewWalk) walk(node any, ctes map[string]bool) error {
 	return nil
 }
 
-func withCTEs(ctes map[string]bool, m map[string]any) map[string]bool {
+// walkCTEs checks the definitions of a WITH clause (cte_map) and returns
+// the CTEs in scope after it. DuckDB binds a name inside a CTE's own
+// definition, or inside an earlier one, to a table, not to the CTE (a
+// recursive CTE's recursive side excepted, see walk): each definition is
+// checked with only the CTEs before it in scope.
+func (w *viewWalk) walkCTEs(m map[string]any, ctes map[string]bool) (map[string]bool, error) {
 	list, _ := m["map"].([]any)
-	if len(list) == 0 {
+	for _, e := range list {
+		e, _ := e.(map[string]any)
+		if err := w.walk(e["value"], ctes); err != nil {
+			return nil, err
+		}
+		k, _ := e["key"].(string)
+		ctes = withCTE(ctes, k)
+	}
+	return ctes, nil
+}
+
+// withCTE returns ctes with name added, leaving ctes as it was.
+func withCTE(ctes map[string]bool, name string) map[string]bool {
+	if name == "" {
 		return ctes
 	}
-	out := make(map[string]bool, len(ctes)+len(list))
+	out := make(map[string]bool, len(ctes)+1)
 	for k := range ctes {
 		out[k] = true
 	}
-	for _, e := range list {
-		if e, ok := e.(map[string]any); ok {
-			if k, ok := e["key"].(string); ok {
-				out[strings.ToLower(k)] = true
+	out[Fold(name)] = true
+	return out
+}
+
+// ObjectKey names the object name of schema schema in Contents.Objects and
+// in ViewReads' answer: "schema.name", folded (Fold), with a part quoted
+// when it holds a dot or a quote, so that no two objects share a key
+// (schema "main./tmp/x" and table "csv" must not pass for the table
+// "/tmp/x.csv" of main, a name DuckDB reads as a file when no table bears
+// it).
+func ObjectKey(schema, name string) string {
+	return keyPart(Fold(schema)) + "." + keyPart(Fold(name))
+}
+
+func keyPart(s string) string {
+	if !strings.ContainsAny(s, `."`) {
+		return s
+	}
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}
+
+// Fold is how DuckDB compares the names of catalog entries, CTEs and
+// functions: ASCII letters regardless of case, every other character as
+// it is ("Clİents" is not "clients", "ÄRZTE" is not "ärzte"). Every name
+// Contents holds is folded with it; folding with Unicode case rules
+// instead would take a name DuckDB finds in the workspace for one of the
+// file's.
+func Fold(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 'A' && c <= 'Z' {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if b[j] >= 'A' && b[j] <= 'Z' {
+					b[j] += 'a' - 'A'
+				}
 			}
+			return string(b)
 		}
 	}
-	return out
+	return s
 }
 
 // check looks at one node of the tree: table references, table functions
@@ -180,7 +246,7 @@ func (w *viewWalk) check(n map[string]any, ctes map[string]bool) error {
 	case n["type"] == "TABLE_FUNCTION":
 		f, _ := n["function"].(map[string]any)
 		name, _ := f["function_name"].(string)
-		if !generators[strings.ToLower(name)] || qualified(f) {
+		if !generators[Fold(name)] || qualified(f) || w.in.Macros[Fold(name)] {
 			return refuse("it calls %s(), which can read outside the file", name)
 		}
 	case n["class"] == "FUNCTION":
@@ -188,7 +254,7 @@ func (w *viewWalk) check(n map[string]any, ctes map[string]bool) error {
 		if qualified(n) {
 			return refuse("it calls %s() from another schema", name)
 		}
-		if w.in.Macros[strings.ToLower(name)] {
+		if w.in.Macros[Fold(name)] {
 			return refuse("it calls the macro %s(), which Loupe cannot check", name)
 		}
 	case n["type"] == "SHOW_REF":
@@ -203,7 +269,7 @@ func (w *viewWalk) check(n map[string]any, ctes map[string]bool) error {
 func qualified(f map[string]any) bool {
 	s, _ := f["schema"].(string)
 	c, _ := f["catalog"].(string)
-	s = strings.ToLower(s)
+	s = Fold(s)
 	return c != "" || s != "" && s != "main" && s != "pg_catalog"
 }
 
@@ -217,7 +283,7 @@ func (w *viewWalk) table(n map[string]any, ctes map[string]bool) error {
 	cat, _ := n["catalog_name"].(string)
 	sch, _ := n["schema_name"].(string)
 	name, _ := n["table_name"].(string)
-	cat, sch, lname := strings.ToLower(cat), strings.ToLower(sch), strings.ToLower(name)
+	cat, sch, lname := Fold(cat), Fold(sch), Fold(name)
 	outside := refuse("it reads %s, which is outside the file", dotted(cat, sch, name))
 	var key string
 	switch {
@@ -225,16 +291,16 @@ func (w *viewWalk) table(n map[string]any, ctes map[string]bool) error {
 		if cat != w.in.Catalog {
 			return outside
 		}
-		key = sch + "." + lname
+		key = ObjectKey(sch, lname)
 	case sch != "":
 		if w.in.Catalogs[sch] {
 			return outside
 		}
-		key = sch + "." + lname
+		key = ObjectKey(sch, lname)
 	case ctes[lname]:
 		return nil
 	default:
-		key = w.schema + "." + lname
+		key = ObjectKey(w.schema, lname)
 	}
 	if !w.in.Objects[key] {
 		return outside

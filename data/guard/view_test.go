@@ -16,9 +16,10 @@ import (
 // ws: what it keeps and what it reads, and what it refuses.
 func TestViewReads(t *testing.T) {
 	in := Contents{
-		Catalog:  "f",
-		Objects:  map[string]bool{"main.sales": true, "s2.sales": true, "main.v": true, "s2.w": true},
-		Macros:   map[string]bool{"leak": true},
+		Catalog: "f",
+		Objects: map[string]bool{"main.sales": true, "s2.sales": true, "main.v": true, "s2.w": true, "main.clİents": true, "main.ärzte": true,
+			ObjectKey("main./tmp/x", "csv"): true, ObjectKey("main", "a.b"): true},
+		Macros:   map[string]bool{"leak": true, "generate_series": true},
 		Catalogs: map[string]bool{"f": true, "ws": true, "system": true, "temp": true, "s3": true},
 	}
 	cases := []struct {
@@ -53,6 +54,29 @@ func TestViewReads(t *testing.T) {
 		{"CREATE VIEW v AS SELECT * FROM (WITH customers AS (SELECT 1) SELECT * FROM customers) a, customers", "main", nil},
 		{"CREATE VIEW v AS SELECT (SELECT max(ssn) FROM customers) AS m FROM sales", "main", nil},
 		{"CREATE VIEW v", "main", nil},
+		// A CTE is in scope only after its definition, and inside it only
+		// when it is recursive and on the recursive side: DuckDB binds the
+		// other uses of its name to a table, the workspace's.
+		{"CREATE VIEW v AS WITH customers AS (SELECT * FROM customers) SELECT * FROM customers", "main", nil},
+		{"CREATE VIEW v AS WITH a AS (SELECT * FROM customers), customers AS (SELECT 1) SELECT * FROM a", "main", nil},
+		{"CREATE VIEW v AS WITH RECURSIVE customers AS (SELECT * FROM customers UNION ALL SELECT * FROM customers) SELECT * FROM customers", "main", nil},
+		{"CREATE VIEW v AS WITH a AS (SELECT * FROM sales), b AS (SELECT * FROM a) SELECT * FROM b", "main", []string{"main.sales"}},
+		{"CREATE VIEW v AS WITH RECURSIVE c AS (SELECT 1 AS n UNION ALL SELECT n + 1 FROM (SELECT * FROM c) WHERE n < 3) SELECT * FROM c", "main", []string{}},
+		// DuckDB matches names case-insensitively in ASCII only: a bare
+		// name that only Unicode case folding matches to one of the file's
+		// objects (main.clİents, main.ärzte) or to a CTE is the
+		// workspace's.
+		{"CREATE VIEW v AS SELECT * FROM clients", "main", nil},
+		{`CREATE VIEW v AS SELECT * FROM "ÄRZTE"`, "main", nil},
+		{`CREATE VIEW v AS WITH "İnvoices" AS (SELECT 1) SELECT * FROM invoices`, "main", nil},
+		{`CREATE VIEW v AS SELECT * FROM "Clİents", "ärzte"`, "main", []string{"main.clİents", "main.ärzte"}},
+		// Schema "main./tmp/x" and table csv are not the table "/tmp/x.csv"
+		// of main, which DuckDB reads as a file when no table bears it.
+		{`CREATE VIEW v AS SELECT * FROM "/tmp/x.csv"`, "main", nil},
+		{`CREATE VIEW v AS SELECT * FROM "A.b"`, "main", []string{`main."a.b"`}},
+		// A generator's name may be taken by a macro of the file.
+		{"CREATE VIEW v AS SELECT * FROM generate_series(3)", "main", nil},
+		{"CREATE VIEW v AS SELECT * FROM Range(3)", "main", []string{}},
 	}
 	eng, err := duck.Open(context.Background(), t.TempDir())
 	if err != nil {

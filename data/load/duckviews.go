@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	duckdb "github.com/duckdb/duckdb-go/v2"
 
@@ -17,7 +16,8 @@ import (
 // definition, "" for a table.
 type duckObj struct{ schema, name, comment, sql string }
 
-func (o duckObj) key() string { return strings.ToLower(o.schema + "." + o.name) }
+// key is how guard.Contents names o (guard.ObjectKey).
+func (o duckObj) key() string { return guard.ObjectKey(o.schema, o.name) }
 
 // part is how the load names o: its name, with its schema unless main.
 func (o duckObj) part() string {
@@ -95,19 +95,20 @@ func containedObjects(ctx context.Context, c *duckdb.Conn, alias string, objs []
 // attached databases.
 func fileContents(ctx context.Context, c *duckdb.Conn, alias string, objs []duckObj) (guard.Contents, error) {
 	in := guard.Contents{
-		Catalog:  strings.ToLower(alias),
+		Catalog:  guard.Fold(alias),
 		Objects:  make(map[string]bool, len(objs)),
 		Macros:   map[string]bool{},
-		Catalogs: map[string]bool{"system": true, "temp": true, "memory": true, strings.ToLower(alias): true},
+		Catalogs: map[string]bool{"system": true, "temp": true, "memory": true, guard.Fold(alias): true},
 	}
 	for _, o := range objs {
 		in.Objects[o.key()] = true
 	}
-	q := "SELECT DISTINCT lower(function_name) FROM duckdb_functions() WHERE function_type IN ('macro', 'table_macro') AND database_name <> 'system'"
-	if err := each(ctx, c, q, func(v []any) { in.Macros[fmt.Sprint(v[0])] = true }); err != nil {
+	// Folded here, not by SQL's lower(), which folds Unicode letters too.
+	q := "SELECT DISTINCT function_name FROM duckdb_functions() WHERE function_type IN ('macro', 'table_macro') AND database_name <> 'system'"
+	if err := each(ctx, c, q, func(v []any) { in.Macros[guard.Fold(fmt.Sprint(v[0]))] = true }); err != nil {
 		return in, fmt.Errorf("list macros: %w", err)
 	}
-	if err := each(ctx, c, "SELECT lower(database_name) FROM duckdb_databases()", func(v []any) { in.Catalogs[fmt.Sprint(v[0])] = true }); err != nil {
+	if err := each(ctx, c, "SELECT database_name FROM duckdb_databases()", func(v []any) { in.Catalogs[guard.Fold(fmt.Sprint(v[0]))] = true }); err != nil {
 		return in, fmt.Errorf("list databases: %w", err)
 	}
 	return in, nil
@@ -145,15 +146,20 @@ func RefusedParts(ctx context.Context, c *duckdb.Conn, alias string, parts []str
 	}
 	ok := make(map[string]bool, len(kept))
 	for _, o := range kept {
-		ok[o.part()] = true
+		ok[o.key()] = true
 	}
-	inFile := make(map[string]bool, len(all))
+	// A part name may stand for two objects (the table "a.b" of main and
+	// the table b of schema a): it is refused when either is. A part gone
+	// from the file fails on its own.
+	bad := map[string]bool{}
 	for _, o := range all {
-		inFile[o.part()] = true
+		if !ok[o.key()] {
+			bad[o.part()] = true
+		}
 	}
 	var refused []string
 	for _, p := range parts {
-		if inFile[p] && !ok[p] { // a part gone from the file fails on its own
+		if bad[p] {
 			refused = append(refused, p)
 		}
 	}

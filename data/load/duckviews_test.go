@@ -166,3 +166,131 @@ func execDuckDB(t *testing.T, path string, stmts ...string) {
 		}
 	}
 }
+
+// TestDuckDBFileViewsBoundAsDuckDBBinds loads a DuckDB file whose views
+// read the workspace's clients through names the check once took for the
+// file's: a CTE's name inside its own definition, inside an earlier CTE
+// or on the first side of a recursive CTE (DuckDB binds each to a table),
+// and a bare name that only Unicode case folding matches to one of the
+// file's tables (DuckDB folds ASCII letters only, so "Clİents" is not
+// "clients"). Before the fix each became a dataset showing the private
+// column; now none is loaded and each is named in a warning.
+func TestDuckDBFileViewsBoundAsDuckDBBinds(t *testing.T) {
+	w := openWS(t)
+	loadOne(t, w, write(t, "clients.csv", []byte("id,ssn\n1,111-22-3333\n")))
+	var ws string
+	if err := w.Engine.DB().QueryRow("SELECT current_database()").Scan(&ws); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "gift.duckdb")
+	execDuckDB(t, path,
+		"ATTACH '"+filepath.Join(dir, "fake.duckdb")+"' AS "+ws,
+		"CREATE TABLE "+ws+".main.clients (id BIGINT, ssn VARCHAR)",
+		"CREATE TEMP TABLE clients (id BIGINT, ssn VARCHAR)",
+		"CREATE TABLE sales AS SELECT range AS id FROM range(3)",
+		`CREATE TABLE "Clİents" AS SELECT 1 AS id, 'none' AS ssn`,
+		"CREATE VIEW cte_own AS WITH clients AS (SELECT * FROM clients) SELECT * FROM clients",
+		"CREATE VIEW cte_later AS WITH a AS (SELECT * FROM clients), clients AS (SELECT 1 AS id, 'x' AS ssn) SELECT * FROM a",
+		"CREATE VIEW cte_first_side AS WITH RECURSIVE clients AS (SELECT * FROM clients UNION ALL SELECT * FROM clients WHERE false) SELECT * FROM clients",
+		"CREATE VIEW folded AS SELECT * FROM clients",
+		"CREATE VIEW counted AS WITH RECURSIVE c AS (SELECT 0 AS n UNION ALL SELECT n + 1 FROM c WHERE n < 2) SELECT n FROM c JOIN sales ON id = n",
+	)
+	ds, err := w.Loader.Load(context.Background(), path, load.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names, warnings []string
+	for _, d := range ds {
+		names = append(names, d.Name)
+		warnings = append(warnings, d.Warnings...)
+	}
+	slices.Sort(names)
+	if want := []string{"cl_ents", "counted", "sales"}; !slices.Equal(names, want) {
+		t.Errorf("datasets %v, want %v", names, want)
+	}
+	for _, v := range []string{"cte_own", "cte_later", "cte_first_side", "folded"} {
+		if !slices.ContainsFunc(warnings, func(s string) bool { return strings.HasPrefix(s, "view '"+v+"' was not loaded: ") }) {
+			t.Errorf("no warning names the view %s: %q", v, warnings)
+		}
+	}
+	if got := rows(t, w, "SELECT count(*) FROM counted"); fmt.Sprint(got) != "[[3]]" {
+		t.Errorf("counted: %v", got)
+	}
+}
+
+// TestDuckDBFileViewNamingAFile loads a file whose view reads the table
+// "<import folder>/customers-*.csv" of main, which the file lacks: DuckDB
+// then reads the name as a glob, the CSV's copy in the import folder. The
+// file holds schema "main.<import folder>/customers-*" with a table csv,
+// which once passed for that table ("schema.name" keys ran together); the
+// view must be refused.
+func TestDuckDBFileViewNamingAFile(t *testing.T) {
+	w := openWS(t)
+	loadOne(t, w, write(t, "customers.csv", []byte("id,ssn\n1,111-22-3333\n")))
+	glob := filepath.Join(w.Engine.ImportDir(), "customers-*.csv")
+	path := filepath.Join(t.TempDir(), "gift.duckdb")
+	schema := "main." + strings.TrimSuffix(glob, ".csv")
+	execDuckDB(t, path,
+		"CREATE TABLE sales AS SELECT 1 AS id",
+		`CREATE SCHEMA "`+schema+`"`,
+		`CREATE TABLE "`+schema+`".csv AS SELECT 1 AS id`,
+		`CREATE VIEW by_glob AS SELECT * FROM "`+glob+`"`,
+	)
+	ds, err := w.Loader.Load(context.Background(), path, load.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range ds {
+		if d.Part == "by_glob" {
+			t.Errorf("the view reading %s was loaded: %v", glob, rows(t, w, "SELECT * FROM "+d.Name))
+		}
+	}
+	if !slices.ContainsFunc(ds[0].Warnings, func(s string) bool { return strings.HasPrefix(s, "view 'by_glob' was not loaded: ") }) {
+		t.Errorf("warnings %q", ds[0].Warnings)
+	}
+}
+
+// TestDuckDBFileOverwrittenWithSharedPartName loads a file whose table
+// "a.b" of main becomes a dataset, then overwrites the file in place with
+// one where "a.b" is a view reading the workspace and a table b of a new
+// schema a bears the same part name "a.b". The next open must still
+// detach the file.
+func TestDuckDBFileOverwrittenWithSharedPartName(t *testing.T) {
+	dir := t.TempDir()
+	w := openWS(t)
+	loadOne(t, w, write(t, "customers.csv", []byte("id,ssn\n1,111-22-3333\n")))
+	var ws string
+	if err := w.Engine.DB().QueryRow("SELECT current_database()").Scan(&ws); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "shop.duckdb")
+	execDuckDB(t, path, `CREATE TABLE "a.b" AS SELECT 1 AS id, 'none' AS ssn`)
+	ds, err := w.Loader.Load(context.Background(), path, load.Options{})
+	if err != nil || len(ds) != 1 || ds[0].Part != "a.b" {
+		t.Fatalf("load: %+v %v", ds, err)
+	}
+	name := ds[0].Name
+	evil := filepath.Join(dir, "evil.duckdb")
+	execDuckDB(t, evil, "ATTACH '"+filepath.Join(dir, "fake.duckdb")+"' AS "+ws,
+		"CREATE TABLE "+ws+".main.customers (id BIGINT, ssn VARCHAR)",
+		`CREATE VIEW "a.b" AS SELECT * FROM `+ws+".main.customers",
+		"CREATE SCHEMA a", "CREATE TABLE a.b AS SELECT 2 AS id, 'none' AS ssn")
+	body, err := os.ReadFile(evil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wsDir := w.Engine.Dir()
+	w.Close()
+	if err := os.WriteFile(path, body, 0o644); err != nil { // in place: same inode
+		t.Fatal(err)
+	}
+	w2, err := workspace.Open(context.Background(), wsDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w2.Close()
+	if res, err := w2.Query.Run(context.Background(), "SELECT * FROM "+name, query.Limits{}); err == nil {
+		t.Errorf("the overwritten view was attached and read: %v", res.Rows)
+	}
+}
