@@ -294,3 +294,46 @@ func TestDuckDBFileOverwrittenWithSharedPartName(t *testing.T) {
 		t.Errorf("the overwritten view was attached and read: %v", res.Rows)
 	}
 }
+
+// TestDuckDBFileWithPendingWAL loads a DuckDB file whose last changes are
+// still in its write-ahead log (its writer did not checkpoint): what the
+// file holds is loaded, and a warning says the log's changes were not,
+// and what to do.
+func TestDuckDBFileWithPendingWAL(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "live.duckdb")
+	execDuckDB(t, path, "CREATE TABLE kept AS SELECT 1 AS id")
+	execDuckDB(t, path, "PRAGMA disable_checkpoint_on_shutdown", "CREATE TABLE late AS SELECT 2 AS id")
+	if fi, err := os.Stat(path + ".wal"); err != nil || fi.Size() == 0 {
+		t.Fatalf("no pending log to test with: %v", err)
+	}
+	w := openWS(t)
+	ds, err := w.Loader.Load(context.Background(), path, load.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names, warnings []string
+	for _, d := range ds {
+		names = append(names, d.Name)
+		warnings = append(warnings, d.Warnings...)
+	}
+	if !slices.Equal(names, []string{"kept"}) {
+		t.Errorf("datasets %v, want [kept]", names)
+	}
+	if !slices.ContainsFunc(warnings, func(s string) bool {
+		return strings.HasPrefix(s, "live.duckdb.wal holds changes not yet written into the file") && strings.Contains(s, "CHECKPOINT")
+	}) {
+		t.Errorf("no warning about the pending log: %q", warnings)
+	}
+}
+
+// TestDuckDBFileAllInItsWAL: a file whose every table is still in its log
+// is refused with what to do, rather than "has no tables".
+func TestDuckDBFileAllInItsWAL(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "fresh.duckdb")
+	execDuckDB(t, path, "PRAGMA disable_checkpoint_on_shutdown", "CREATE TABLE late AS SELECT 2 AS id")
+	_, err := openWS(t).Loader.Load(context.Background(), path, load.Options{})
+	var fe *load.FileError
+	if !errors.As(err, &fe) || !strings.Contains(fe.Problem, "fresh.duckdb.wal") || !strings.Contains(fe.Hint, "CHECKPOINT") {
+		t.Errorf("got %v", err)
+	}
+}

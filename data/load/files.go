@@ -3,6 +3,8 @@ package load
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -86,6 +88,10 @@ func (l *Loader) loadDuckDB(ctx context.Context, src *source) ([]catalog.Dataset
 			return fileErr(src.path, "none of the DuckDB file's views can be loaded: "+refused[0], "open a database whose tables hold the data", nil)
 		}
 		if len(objs) == 0 {
+			if pendingWAL(src.path) != "" {
+				return fileErr(src.path, "the DuckDB file has no tables yet: its changes are still in "+filepath.Base(src.path)+".wal",
+					"close the program writing the database (or run CHECKPOINT in it), then load it again", nil)
+			}
 			return fileErr(src.path, "the DuckDB file has no tables", "open a database that holds data", nil)
 		}
 		n, err := newNamer(ctx, c, src.path)
@@ -123,6 +129,9 @@ func (l *Loader) loadDuckDB(ctx context.Context, src *source) ([]catalog.Dataset
 			out = append(out, d)
 		}
 		out[0].Warnings = append(out[0].Warnings, refused...)
+		if w := pendingWAL(src.path); w != "" {
+			out[0].Warnings = append(out[0].Warnings, w)
+		}
 		parts := make([]string, len(all))
 		for i, o := range all {
 			parts[i] = o.part()
@@ -149,4 +158,17 @@ func columnComments(ctx context.Context, c *duckdb.Conn, alias string) (map[stri
 		out[key] = append(out[key], catalog.Column{Name: fmt.Sprint(v[2]), Comment: strings.TrimSpace(fmt.Sprint(v[3]))})
 	})
 	return out, err
+}
+
+// pendingWAL says, when the DuckDB file at path has a write-ahead log
+// beside it, that the changes it holds were not loaded: the load reads the
+// file alone (a link to it), as replaying a log that its writer may still
+// be appending to, or checkpoint into the file later, could read a
+// database that never was.
+func pendingWAL(path string) string {
+	fi, err := os.Stat(path + ".wal")
+	if err != nil || fi.Size() == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s.wal holds changes not yet written into the file (%d bytes), which were not loaded: close the program writing the database (or run CHECKPOINT in it) and reload", filepath.Base(path), fi.Size())
 }
