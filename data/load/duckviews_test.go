@@ -118,21 +118,7 @@ func TestDuckDBFileOverwrittenInPlace(t *testing.T) {
 		"CREATE TABLE "+ws+".main.customers (id BIGINT, ssn VARCHAR)",
 		"CREATE TABLE sales AS SELECT 2 AS id",
 		"CREATE VIEW recent AS SELECT * FROM "+ws+".main.customers")
-	body, err := os.ReadFile(evil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wsDir := w.Engine.Dir()
-	w.Close()
-	if err := os.WriteFile(path, body, 0o644); err != nil { // in place: same inode
-		t.Fatal(err)
-	}
-
-	w2, err := workspace.Open(context.Background(), wsDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w2.Close()
+	w2 := overwriteAndReopen(t, w, path, evil)
 	if res, err := w2.Query.Run(context.Background(), "SELECT * FROM recent", query.Limits{}); err == nil {
 		t.Errorf("the overwritten view was attached and read: %v", res.Rows)
 	}
@@ -276,20 +262,7 @@ func TestDuckDBFileOverwrittenWithSharedPartName(t *testing.T) {
 		"CREATE TABLE "+ws+".main.customers (id BIGINT, ssn VARCHAR)",
 		`CREATE VIEW "a.b" AS SELECT * FROM `+ws+".main.customers",
 		"CREATE SCHEMA a", "CREATE TABLE a.b AS SELECT 2 AS id, 'none' AS ssn")
-	body, err := os.ReadFile(evil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wsDir := w.Engine.Dir()
-	w.Close()
-	if err := os.WriteFile(path, body, 0o644); err != nil { // in place: same inode
-		t.Fatal(err)
-	}
-	w2, err := workspace.Open(context.Background(), wsDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w2.Close()
+	w2 := overwriteAndReopen(t, w, path, evil)
 	if res, err := w2.Query.Run(context.Background(), "SELECT * FROM "+name, query.Limits{}); err == nil {
 		t.Errorf("the overwritten view was attached and read: %v", res.Rows)
 	}
@@ -336,4 +309,26 @@ func TestDuckDBFileAllInItsWAL(t *testing.T) {
 	if !errors.As(err, &fe) || !strings.Contains(fe.Problem, "fresh.duckdb.wal") || !strings.Contains(fe.Hint, "CHECKPOINT") {
 		t.Errorf("got %v", err)
 	}
+}
+
+// overwriteAndReopen closes w, writes the bytes of the file from over the
+// file at path in place (as cp does: the import folder's hard link to it
+// sees the change) and opens w's workspace again, closed at the test's end.
+func overwriteAndReopen(t *testing.T, w *workspace.Workspace, path, from string) *workspace.Workspace {
+	t.Helper()
+	body, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := w.Engine.Dir()
+	w.Close()
+	if err := os.WriteFile(path, body, 0o644); err != nil { // in place: same inode
+		t.Fatal(err)
+	}
+	w2, err := workspace.Open(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = w2.Close() })
+	return w2
 }
