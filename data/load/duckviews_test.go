@@ -57,21 +57,12 @@ func TestDuckDBFileViewsStayInTheirFile(t *testing.T) {
 		"CREATE VIEW by_view AS SELECT * FROM by_bare_name",
 		"CREATE VIEW cte_out_of_scope AS SELECT * FROM (WITH customers AS (SELECT 1 AS id) SELECT * FROM customers) a, customers")
 
-	ds, err := w.Loader.Load(context.Background(), path, load.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names, warnings []string
-	for _, d := range ds {
-		names = append(names, d.Name)
-		warnings = append(warnings, d.Warnings...)
-	}
-	slices.Sort(names)
+	names, warnings := loadNames(t, w, path)
 	if want := []string{"big_sales", "sales", "totals"}; !slices.Equal(names, want) {
 		t.Errorf("datasets %v, want %v", names, want)
 	}
 	for _, v := range []string{"by_full_name", "by_schema", "by_bare_name", "by_query", "by_file", "by_macro", "by_view", "cte_out_of_scope"} {
-		if !slices.ContainsFunc(warnings, func(s string) bool { return strings.HasPrefix(s, "view '"+v+"' was not loaded: ") }) {
+		if !namesView(warnings, v) {
 			t.Errorf("no warning names the view %s: %q", v, warnings)
 		}
 	}
@@ -182,21 +173,12 @@ func TestDuckDBFileViewsBoundAsDuckDBBinds(t *testing.T) {
 		"CREATE VIEW folded AS SELECT * FROM clients",
 		"CREATE VIEW counted AS WITH RECURSIVE c AS (SELECT 0 AS n UNION ALL SELECT n + 1 FROM c WHERE n < 2) SELECT n FROM c JOIN sales ON id = n",
 	)
-	ds, err := w.Loader.Load(context.Background(), path, load.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names, warnings []string
-	for _, d := range ds {
-		names = append(names, d.Name)
-		warnings = append(warnings, d.Warnings...)
-	}
-	slices.Sort(names)
+	names, warnings := loadNames(t, w, path)
 	if want := []string{"cl_ents", "counted", "sales"}; !slices.Equal(names, want) {
 		t.Errorf("datasets %v, want %v", names, want)
 	}
 	for _, v := range []string{"cte_own", "cte_later", "cte_first_side", "folded"} {
-		if !slices.ContainsFunc(warnings, func(s string) bool { return strings.HasPrefix(s, "view '"+v+"' was not loaded: ") }) {
+		if !namesView(warnings, v) {
 			t.Errorf("no warning names the view %s: %q", v, warnings)
 		}
 	}
@@ -280,15 +262,7 @@ func TestDuckDBFileWithPendingWAL(t *testing.T) {
 		t.Fatalf("no pending log to test with: %v", err)
 	}
 	w := openWS(t)
-	ds, err := w.Loader.Load(context.Background(), path, load.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names, warnings []string
-	for _, d := range ds {
-		names = append(names, d.Name)
-		warnings = append(warnings, d.Warnings...)
-	}
+	names, warnings := loadNames(t, w, path)
 	if !slices.Equal(names, []string{"kept"}) {
 		t.Errorf("datasets %v, want [kept]", names)
 	}
@@ -331,4 +305,25 @@ func overwriteAndReopen(t *testing.T, w *workspace.Workspace, path, from string)
 	}
 	t.Cleanup(func() { _ = w2.Close() })
 	return w2
+}
+
+// loadNames loads path into w and returns the datasets' names, sorted,
+// and all their warnings.
+func loadNames(t *testing.T, w *workspace.Workspace, path string) (names, warnings []string) {
+	t.Helper()
+	ds, err := w.Loader.Load(context.Background(), path, load.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range ds {
+		names = append(names, d.Name)
+		warnings = append(warnings, d.Warnings...)
+	}
+	slices.Sort(names)
+	return names, warnings
+}
+
+// namesView reports whether a load warning says view was not loaded.
+func namesView(warnings []string, view string) bool {
+	return slices.ContainsFunc(warnings, func(s string) bool { return strings.HasPrefix(s, "view '"+view+"' was not loaded: ") })
 }
