@@ -32,10 +32,7 @@ func TestDuckDBFileViewsStayInTheirFile(t *testing.T) {
 	if staged == "" {
 		t.Fatal("the CSV has no copy in the import folder")
 	}
-	var ws string
-	if err := w.Engine.DB().QueryRow("SELECT current_database()").Scan(&ws); err != nil {
-		t.Fatal(err)
-	}
+	ws := catalogName(t, w)
 
 	dir := t.TempDir()
 	fake := filepath.Join(dir, "fake.duckdb") // stands in for the workspace while the file is made
@@ -94,10 +91,7 @@ func TestDuckDBFileOverwrittenInPlace(t *testing.T) {
 	dir := t.TempDir()
 	w := openWS(t)
 	loadOne(t, w, write(t, "customers.csv", []byte("id,ssn\n1,111-22-3333\n")))
-	var ws string
-	if err := w.Engine.DB().QueryRow("SELECT current_database()").Scan(&ws); err != nil {
-		t.Fatal(err)
-	}
+	ws := catalogName(t, w)
 	path := filepath.Join(dir, "shop.duckdb")
 	execDuckDB(t, path, "CREATE TABLE sales AS SELECT 1 AS id", "CREATE VIEW recent AS SELECT * FROM sales")
 	ds, err := w.Loader.Load(context.Background(), path, load.Options{})
@@ -155,10 +149,7 @@ func execDuckDB(t *testing.T, path string, stmts ...string) {
 func TestDuckDBFileViewsBoundAsDuckDBBinds(t *testing.T) {
 	w := openWS(t)
 	loadOne(t, w, write(t, "clients.csv", []byte("id,ssn\n1,111-22-3333\n")))
-	var ws string
-	if err := w.Engine.DB().QueryRow("SELECT current_database()").Scan(&ws); err != nil {
-		t.Fatal(err)
-	}
+	ws := catalogName(t, w)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "gift.duckdb")
 	execDuckDB(t, path,
@@ -228,10 +219,7 @@ func TestDuckDBFileOverwrittenWithSharedPartName(t *testing.T) {
 	dir := t.TempDir()
 	w := openWS(t)
 	loadOne(t, w, write(t, "customers.csv", []byte("id,ssn\n1,111-22-3333\n")))
-	var ws string
-	if err := w.Engine.DB().QueryRow("SELECT current_database()").Scan(&ws); err != nil {
-		t.Fatal(err)
-	}
+	ws := catalogName(t, w)
 	path := filepath.Join(dir, "shop.duckdb")
 	execDuckDB(t, path, `CREATE TABLE "a.b" AS SELECT 1 AS id, 'none' AS ssn`)
 	ds, err := w.Loader.Load(context.Background(), path, load.Options{})
@@ -326,4 +314,15 @@ func loadNames(t *testing.T, w *workspace.Workspace, path string) (names, warnin
 // namesView reports whether a load warning says view was not loaded.
 func namesView(warnings []string, view string) bool {
 	return slices.ContainsFunc(warnings, func(s string) bool { return strings.HasPrefix(s, "view '"+view+"' was not loaded: ") })
+}
+
+// catalogName is the name DuckDB gives w's database, which a crafted file
+// names to read the workspace.
+func catalogName(t *testing.T, w *workspace.Workspace) string {
+	t.Helper()
+	var ws string
+	if err := w.Engine.DB().QueryRow("SELECT current_database()").Scan(&ws); err != nil {
+		t.Fatal(err)
+	}
+	return ws
 }
