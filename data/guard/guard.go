@@ -89,10 +89,7 @@ func Check(c *duckdb.Conn, query, importDir string) (*Checked, error) {
 	// What the statement is and what it reads are checked on DuckDB's own
 	// syntax tree before it is prepared: binding a table function already
 	// opens its files.
-	sc, err := newScope(c, importDir)
-	if err != nil {
-		return nil, err
-	}
+	sc := newScope(c, importDir)
 	explained := st.first() == "EXPLAIN"
 	var tree syntax
 	if explained {

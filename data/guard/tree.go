@@ -128,40 +128,63 @@ func decodeTree(s string) (syntax, error) {
 }
 
 // scope is what a statement may read beyond the workspace's own tables:
-// files inside importDir ("" allows none). attached are the databases
-// attached beside the workspace (DuckDB files loaded as datasets, parts of
-// wide files), lower case. A query may not name one that holds views: a
-// loaded file's views were checked (ViewReads) only to be read through
-// the datasets, and the file keeps the views that failed.
+// files inside importDir ("" allows none). The databases attached beside
+// the workspace (DuckDB files loaded as datasets, parts of wide files) are
+// listed only when the statement names a catalog, schema or function
+// qualifier, which few do: listing them costs a query. A query may not
+// name one that holds views: a loaded file's views were checked
+// (ViewReads) only to be read through the datasets, and the file keeps
+// the views that failed.
 type scope struct {
 	importDir string
-	attached  map[string]bool
 	c         *duckdb.Conn
-	views     map[string]bool // attached database → holds views, as asked
+	dbs       *attachedDBs
 }
 
-func newScope(c *duckdb.Conn, importDir string) (scope, error) {
-	s := scope{importDir: importDir, c: c, attached: map[string]bool{}, views: map[string]bool{}}
-	err := eachString(c, "SELECT database_name FROM duckdb_databases() WHERE database_name NOT IN (current_database(), 'system', 'temp')", nil,
-		func(db string) { s.attached[Fold(db)] = true })
-	return s, err
+// attachedDBs are the attached databases (folded names), listed at first
+// use, and whether each holds views, as asked.
+type attachedDBs struct {
+	names map[string]bool // nil until listed
+	views map[string]bool
+}
+
+func newScope(c *duckdb.Conn, importDir string) scope {
+	return scope{importDir: importDir, c: c, dbs: &attachedDBs{views: map[string]bool{}}}
+}
+
+// attached reports whether name (as written) is a database attached
+// beside the workspace.
+func (s scope) attached(name string) (bool, error) {
+	if name == "" {
+		return false, nil
+	}
+	if s.dbs.names == nil {
+		names := map[string]bool{}
+		err := eachString(s.c, "SELECT database_name FROM duckdb_databases() WHERE database_name NOT IN (current_database(), 'system', 'temp')", nil,
+			func(db string) { names[Fold(db)] = true })
+		if err != nil {
+			return false, err
+		}
+		s.dbs.names = names
+	}
+	return s.dbs.names[Fold(name)], nil
 }
 
 // named refuses db (a catalog or schema name as written) when it is an
 // attached database holding views.
 func (s scope) named(db string) error {
-	ldb := Fold(db)
-	if !s.attached[ldb] {
-		return nil
+	if ok, err := s.attached(db); err != nil || !ok {
+		return err
 	}
-	has, ok := s.views[ldb]
+	ldb := Fold(db)
+	has, ok := s.dbs.views[ldb]
 	if !ok {
 		err := eachString(s.c, "SELECT DISTINCT database_name FROM duckdb_views() WHERE NOT internal", nil,
 			func(name string) { has = has || Fold(name) == ldb })
 		if err != nil {
 			return err
 		}
-		s.views[ldb] = has
+		s.dbs.views[ldb] = has
 	}
 	if has {
 		return refuse("it reads the database %s directly, a loaded DuckDB file holding views; query the loaded tables by their names", db)
@@ -177,7 +200,12 @@ func (s scope) named(db string) error {
 func (s scope) calls(f map[string]any) error {
 	name, _ := f["function_name"].(string)
 	for _, k := range []string{"catalog", "schema"} {
-		if db, _ := f[k].(string); db != "" && s.attached[Fold(db)] {
+		db, _ := f[k].(string)
+		ok, err := s.attached(db)
+		if err != nil {
+			return err
+		}
+		if ok {
 			return refuse("it calls %s(), a function stored in the loaded database file %s; call DuckDB's functions only", name, db)
 		}
 	}
@@ -415,7 +443,11 @@ func checkWords(st statement, s scope) error {
 	}
 	for _, w := range st.words {
 		lw := strings.ToLower(w)
-		if s.attached[Fold(w)] {
+		ok, err := s.attached(w)
+		if err != nil {
+			return err
+		}
+		if ok {
 			// Without a tree a name may be a table or a function of the
 			// file (see calls).
 			return refuse("it names the database %s, a loaded file, in a statement Loupe cannot check (PRAGMA, or a PIVOT without an IN list); query the loaded tables by their names", lw)
